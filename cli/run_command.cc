@@ -1,0 +1,117 @@
+// dtrcheck run: one simulation, printed as a record.
+#include <cmath>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "sim/heuristic.h"
+#include "sim/record.h"
+#include "sim/runtime.h"
+
+namespace dtrcheck {
+
+namespace {
+
+Int ParseIntOption(const std::string& text, const std::string& option, bool non_negative) {
+  auto v = ParseInt(text);
+  if (!v) throw CLI::ValidationError(option, "expected an integer, got \"" + text + "\"");
+  if (non_negative && *v < 0) throw CLI::ValidationError(option, "must not be negative");
+  return *v;
+}
+
+}  // namespace
+
+void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
+  cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")->required()->check(CLI::ExistingFile);
+  std::string runtimes, heuristics;
+  for (const auto& n : RuntimeNames()) runtimes += " " + n;
+  for (const auto& n : HeuristicNames()) heuristics += " " + n;
+  cmd->add_option("--runtime", o->config.runtime, "simrd runtime class:" + runtimes)
+      ->capture_default_str();
+  cmd->add_option("--heuristic", o->config.heuristic, "simrd heuristic class:" + heuristics)
+      ->capture_default_str();
+  auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes");
+  auto* ratio = cmd->add_option("--ratio", o->config.ratio,
+                                "budget = int(peak * R), peak from an unbounded baseline run")
+                    ->check(CLI::Range(0.0, 1e6));
+  budget->excludes(ratio);
+  if (!budget_optional) {
+    auto* group = cmd->add_option_group("budget");
+    group->add_option(budget);
+    group->add_option(ratio);
+    group->require_option(1);
+  }
+  cmd->add_option("--baseline-runtime", o->config.baseline_runtime,
+                  "runtime of the unbounded baseline run")
+      ->capture_default_str();
+  auto* ol = cmd->add_option("--overhead-limit", o->config.overhead_limit,
+                             "thrash when remat_compute > baseline_compute * (X - 1)")
+                 ->check(CLI::Range(1.0, 1e300));
+  auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text,
+                             "thrash when remat_compute > N");
+  ol->excludes(rl);
+  cmd->add_option("--seed", o->seed_text, "random.seed(S) for RandomStorage and AbRandom (default 0)");
+  cmd->add_flag("--no-start", [o](int64_t) { o->parse.start = false; },
+                "the log has no START annotation; replay it from the first line");
+  cmd->add_flag("--preallocate", [o](int64_t) { o->parse.out_cond = OutputCondition::kPreallocate; },
+                "outputs are preallocated instead of pinned at the end");
+  cmd->add_flag("--strict-release", [o](int64_t) { o->parse.ignore_undefined_release = false; },
+                "a RELEASE of an undefined name is an error");
+}
+
+void FinishSimulationOptions(SimulationOptions* o) {
+  if (!o->budget_text.empty()) o->config.budget = ParseIntOption(o->budget_text, "--budget", true);
+  if (!o->remat_limit_text.empty())
+    o->config.remat_limit = ParseIntOption(o->remat_limit_text, "--remat-limit", true);
+  if (!o->seed_text.empty()) o->config.seed = ParseIntOption(o->seed_text, "--seed", false);
+  if (!RuntimeKindFromName(o->config.runtime) || !RuntimeKindFromName(o->config.baseline_runtime)) {
+    std::string valid;
+    for (const auto& n : RuntimeNames()) valid += " " + n;
+    throw CLI::ValidationError("--runtime", "unknown runtime; valid:" + valid);
+  }
+  if (!MakeHeuristic(o->config.heuristic) || o->config.heuristic == "Heuristic") {
+    std::string valid;
+    for (const auto& n : HeuristicNames()) valid += " " + n;
+    throw CLI::ValidationError("--heuristic", "unknown heuristic \"" + o->config.heuristic + "\"; valid:" + valid);
+  }
+}
+
+Action AddRunCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "simulate one configuration and print its record");
+  auto opts = std::make_shared<SimulationOptions>();
+  auto json = std::make_shared<bool>(false);
+  auto stats = std::make_shared<bool>(false);
+  AddSimulationOptions(cmd, opts.get());
+  cmd->add_flag("--json", *json, "print the record as one JSON object");
+  cmd->add_flag("--stats", *stats, "include per-storage statistics in the JSON record");
+  return [opts, json, stats]() -> int {
+    try {
+      FinishSimulationOptions(opts.get());
+    } catch (const CLI::ValidationError& e) {
+      std::cerr << "dtrcheck run: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+    opts->config.stats = *stats;
+    Graph graph = ParseTraceFile(opts->trace, opts->parse);
+    Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
+    RunRecord rec = Simulate(graph, opts->config, baseline);
+    if (*json) {
+      std::cout << RecordToJson(rec).dump() << "\n";
+    } else {
+      std::cout << "status      " << StatusName(rec.status)
+                << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"
+                << "runtime     " << rec.config.runtime << ", heuristic " << rec.config.heuristic << "\n"
+                << "budget      " << IntToString(rec.budget) << " bytes";
+      if (rec.config.ratio) std::cout << " (ratio " << *rec.config.ratio << " of peak " << IntToString(baseline.peak) << ")";
+      std::cout << "\n"
+                << "clock       " << IntToString(rec.clock) << "\n"
+                << "overhead    " << rec.Overhead() << "x (model + remat compute over baseline compute)\n"
+                << "remat       " << IntToString(rec.remat_compute) << "\n"
+                << "max memory  " << IntToString(rec.max_memory) << "\n"
+                << "evictions   " << rec.evictions << " (" << rec.distinct_evicted << " distinct storages)\n"
+                << "digest      " << rec.eviction_digest << "\n";
+    }
+    return rec.status == Status::kError ? 1 : 0;
+  };
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""dtrcheck oracle: run the real simrd (uwsampl/dtr-prototype @ eff53cc4) on a
+trace and print one JSON record per simulation.
+
+simrd is used unmodified; it is only hooked by subclassing the runtime (to
+record evictions).  See oracle/README.md for the record format.
+
+    simrd_oracle.py run TRACE (--budget BYTES | --ratio R) [options]
+    simrd_oracle.py batch TRACE [--configs FILE] [parse options] < configs.jsonl
+
+Exit codes: 0 ok (also for status oom/thrashed/error), 1 trace parse or
+baseline failure, 2 usage error / unknown name / runtime-heuristic pair refused
+by simrd, 3 simrd or attrs not available.
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import sys
+import threading
+import time
+
+ORACLE_ID = 'simrd@eff53cc4'
+SIMRD_COMMIT = 'eff53cc4804cc7d6246a6e5086861ce2b846f62b'
+
+DEFAULT_RUNTIME = 'RuntimeV2EagerOptimized'
+DEFAULT_HEURISTIC = 'DTR'
+DEFAULT_BASELINE_RUNTIME = 'RuntimeV2EagerOptimized'
+DEFAULT_SEED = 0
+
+RECURSION_LIMIT = 1000000
+# simrd's _materialize recurses once per level of a rematerialization chain.
+STACK_BYTES = int(os.environ.get('DTRCHECK_ORACLE_STACK_MB', '512')) * 1024 * 1024
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_REFUSED = 2
+EXIT_NO_SIMRD = 3
+
+STORAGE_STAT_COLUMNS = ('root_id', 'size', 'evict_count',
+                        'direct_remat_count', 'collateral_remat_count')
+CONFIG_KEYS = ('runtime', 'heuristic', 'budget', 'ratio', 'baseline_runtime',
+               'overhead_limit', 'remat_limit', 'seed', 'stats', 'time')
+
+# Records go to the real stdout; simrd prints diagnostics with print(), which
+# are sent to stderr instead (sys.stdout is redirected in main()).
+OUT = sys.stdout
+
+
+def emit(record):
+    OUT.write(json.dumps(record) + '\n')
+    OUT.flush()
+
+
+def die(msg, code):
+    sys.stderr.write('simrd_oracle: ' + msg.rstrip('\n') + '\n')
+    sys.exit(code)
+
+
+# --------------------------------------------------------------------------
+# locating and importing simrd
+
+def _env(name):
+    v = os.environ.get(name)
+    return v if v else None
+
+
+def simrd_dir():
+    d = _env('SIMRD_DIR')
+    if d is not None:
+        return d, 'SIMRD_DIR'
+    cache = _env('SIMRD_CACHE')
+    if cache is None:
+        xdg = _env('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
+        cache = os.path.join(xdg, 'dtrcheck')
+    return os.path.join(cache, 'simrd'), 'default location'
+
+
+def load_simrd():
+    here = os.path.dirname(os.path.abspath(__file__))
+    getter = os.path.join(here, 'get_simrd.sh')
+    d, origin = simrd_dir()
+    if not os.path.isfile(os.path.join(d, 'simrd', 'runtime', 'v2.py')):
+        die('simrd not found at {} ({}): expected the simrd package at {}.\n'
+            'Get it with `{}` (uwsampl/dtr-prototype, folder simrd/, commit {}),\n'
+            'or set SIMRD_DIR to the directory that contains the `simrd` package.'
+            .format(d, origin, os.path.join(d, 'simrd'), getter, SIMRD_COMMIT),
+            EXIT_NO_SIMRD)
+    try:
+        import attr  # noqa: F401  (simrd's only third-party dependency)
+    except ImportError:
+        die('the Python package `attrs` (module `attr`) is required by simrd but is '
+            'missing.\nInstall it: `apt-get install python3-attr` or '
+            '`python3 -m pip install attrs`.', EXIT_NO_SIMRD)
+    sys.path.insert(0, os.path.abspath(d))
+    try:
+        import simrd.parse
+        import simrd.runtime
+        import simrd.heuristic
+        import simrd.heuristic.ablation  # noqa: F401  (registers the Ab* classes)
+        import simrd.telemetry
+    except Exception as e:  # pragma: no cover
+        die('failed to import simrd from {}: {!r}\nRe-fetch it with `{} --force`.'
+            .format(d, e, getter), EXIT_NO_SIMRD)
+    for name in ('simrd',):
+        f = getattr(sys.modules[name], '__file__', None) or ''
+        if not os.path.abspath(f).startswith(os.path.abspath(d) + os.sep):
+            die('imported simrd from {} instead of {}'.format(f, d), EXIT_NO_SIMRD)
+    return simrd
+
+
+# --------------------------------------------------------------------------
+# configuration
+
+class ConfigError(Exception):
+    pass
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def normalize_config(raw):
+    """raw: dict with CONFIG_KEYS (None = absent). Returns a normalized dict."""
+    unknown = sorted(set(raw) - set(CONFIG_KEYS))
+    if unknown:
+        raise ConfigError('unknown configuration key(s) {}; valid keys: {}'
+                          .format(', '.join(unknown), ', '.join(CONFIG_KEYS)))
+    c = {k: raw.get(k) for k in CONFIG_KEYS}
+    for k, default in (('runtime', DEFAULT_RUNTIME), ('heuristic', DEFAULT_HEURISTIC),
+                       ('baseline_runtime', DEFAULT_BASELINE_RUNTIME)):
+        if c[k] is None:
+            c[k] = default
+        elif not isinstance(c[k], str):
+            raise ConfigError('{} must be a string'.format(k))
+    if (c['budget'] is None) == (c['ratio'] is None):
+        raise ConfigError('exactly one of budget and ratio is required')
+    if c['budget'] is not None and not _is_int(c['budget']):
+        raise ConfigError('budget must be an integer')
+    if c['ratio'] is not None:
+        if not _is_num(c['ratio']):
+            raise ConfigError('ratio must be a number')
+        c['ratio'] = float(c['ratio'])
+    if c['overhead_limit'] is not None and c['remat_limit'] is not None:
+        raise ConfigError('overhead_limit and remat_limit are mutually exclusive')
+    if c['overhead_limit'] is not None:
+        if not _is_num(c['overhead_limit']):
+            raise ConfigError('overhead_limit must be a number')
+        c['overhead_limit'] = float(c['overhead_limit'])
+    if c['remat_limit'] is not None and not _is_int(c['remat_limit']):
+        raise ConfigError('remat_limit must be an integer')
+    if c['seed'] is not None and not _is_int(c['seed']):
+        raise ConfigError('seed must be an integer')
+    for k in ('stats', 'time'):
+        if c[k] is None:
+            c[k] = False
+        elif not isinstance(c[k], bool):
+            raise ConfigError('{} must be a boolean'.format(k))
+    return c
+
+
+# --------------------------------------------------------------------------
+# the oracle proper
+
+class ParseFailure(Exception):
+    pass
+
+
+class Oracle:
+    def __init__(self, simrd, trace_path, no_start=False, preallocate=False,
+                 strict_release=False):
+        self.simrd = simrd
+        self.RUNTIMES = simrd.runtime.RUNTIMES
+        self.HEURISTICS = simrd.heuristic.HEURISTICS
+        self.trace_path = trace_path
+        self.no_start = no_start
+        self.preallocate = preallocate
+        self.strict_release = strict_release
+        with open(trace_path, 'rb') as f:
+            self.trace_sha256 = hashlib.sha256(f.read()).hexdigest()
+        self.callback = None
+        self.parse_error = None
+        self._baselines = {}
+        self._hooked = {}
+
+    # -- names -------------------------------------------------------------
+    def check_name(self, kind, name):
+        table = self.HEURISTICS if kind == 'heuristic' else self.RUNTIMES
+        if name not in table:
+            raise ConfigError('unknown {} {!r}; valid {}s: {}'.format(
+                kind.replace('_', ' '), name, kind.replace('_', ' '),
+                ', '.join(table)))
+        return table[name]
+
+    # -- parse -------------------------------------------------------------
+    def parse(self):
+        sp = self.simrd.parse
+        out_cond = (sp.OutputCondition.PREALLOCATE if self.preallocate
+                    else sp.OutputCondition.REMATERIALIZE)
+        try:
+            with open(self.trace_path, 'r', encoding='utf-8') as f:
+                graph = sp.parse_file(f, start=not self.no_start, out_cond=out_cond,
+                                      ignore_undefined_release=not self.strict_release)
+            self.callback = graph.get_closure()
+        except Exception as e:
+            self.parse_error = repr(e)
+            raise ParseFailure(self.parse_error)
+
+    # -- baseline ----------------------------------------------------------
+    def baseline(self, name):
+        if name not in self._baselines:
+            cls = self.RUNTIMES[name]
+            try:
+                rt = cls(math.inf, self.simrd.heuristic.Heuristic(), stats=False, trace=False)
+                self.callback(rt)
+                s = rt.telemetry.summary
+                self._baselines[name] = (s['max_memory'], s['model_compute'], None)
+            except Exception as e:
+                self._baselines[name] = (None, None, repr(e))
+        return self._baselines[name]
+
+    # -- hooked runtime ----------------------------------------------------
+    def hooked(self, cls):
+        if cls not in self._hooked:
+            class HookedRuntime(cls):
+                def __init__(self, *args, **kwargs):
+                    self._dtrcheck_evictions = []
+                    super().__init__(*args, **kwargs)
+
+                def _T_evict(self, s):
+                    super()._T_evict(s)
+                    self._dtrcheck_evictions.append((self.clock, s.root_id))
+
+            HookedRuntime.__name__ = HookedRuntime.__qualname__ = 'Hooked' + cls.__name__
+            self._hooked[cls] = HookedRuntime
+        return self._hooked[cls]
+
+    # -- records -----------------------------------------------------------
+    def _prefix(self, c, budget=None, remat_limit=None, seed=None):
+        return {
+            'runtime': c['runtime'],
+            'heuristic': c['heuristic'],
+            'ratio': c['ratio'],
+            'budget': budget if budget is not None else c['budget'],
+            'remat_limit': remat_limit if remat_limit is not None else c['remat_limit'],
+            'seed': seed,
+        }
+
+    def error_record(self, msg, c=None, raw=None, prefix=None, **extra):
+        rec = {'error': msg}
+        if c is not None:
+            rec.update(prefix if prefix is not None else self._prefix(c))
+        elif raw is not None:
+            rec['config'] = raw
+        rec.update(extra)
+        rec['trace_sha256'] = self.trace_sha256
+        rec['oracle'] = ORACLE_ID
+        return rec
+
+    def run_config(self, c):
+        """c: normalized config. Returns (record, exit_code)."""
+        try:
+            rt_cls = self.check_name('runtime', c['runtime'])
+            h_cls = self.check_name('heuristic', c['heuristic'])
+            self.check_name('baseline_runtime', c['baseline_runtime'])
+        except ConfigError as e:
+            return self.error_record(str(e), c), EXIT_REFUSED
+        if self.callback is None:
+            return self.error_record('trace parse failed', c,
+                                     message=self.parse_error), EXIT_FAILED
+
+        baseline_peak, baseline_compute, berr = self.baseline(c['baseline_runtime'])
+        if berr is not None:
+            return self.error_record('baseline run failed', c, message=berr,
+                                     baseline_runtime=c['baseline_runtime']), EXIT_FAILED
+
+        if c['ratio'] is not None:
+            budget = int(baseline_peak * c['ratio'])
+        else:
+            budget = c['budget']
+        kwargs = {'stats': c['stats'], 'trace': False}
+        remat_limit = None
+        if c['overhead_limit'] is not None:
+            remat_limit = baseline_compute * (c['overhead_limit'] - 1)
+        elif c['remat_limit'] is not None:
+            remat_limit = c['remat_limit']
+        if remat_limit is not None:
+            kwargs['remat_limit'] = remat_limit
+        seed = c['seed']
+        if seed is None and issubclass(h_cls, self.simrd.heuristic.RandomStorage):
+            seed = DEFAULT_SEED
+        prefix = self._prefix(c, budget, remat_limit, seed)
+
+        heuristic = h_cls()
+        try:
+            rt = self.hooked(rt_cls)(budget, heuristic, **kwargs)
+        except RuntimeError as e:  # simrd's feature check
+            return self.error_record(str(e), c, prefix=prefix), EXIT_REFUSED
+
+        if seed is not None:
+            random.seed(seed)
+        message = None
+        t0 = time.perf_counter()
+        try:
+            self.callback(rt)
+            status = 'ok'
+        except MemoryError:
+            status = 'oom'
+        except self.simrd.runtime.RematExceededError:
+            status = 'thrashed'
+        except Exception as e:
+            status = 'error'
+            message = repr(e)
+        seconds = time.perf_counter() - t0
+
+        rec = dict(prefix)
+        rec['status'] = status
+        if message is not None:
+            rec['message'] = message
+        rec['clock'] = rt.clock
+        s = rt.telemetry.summary
+        for k in ('model_compute', 'remat_compute', 'max_memory', 'model_const_memory',
+                  'bottleneck_memory', 'heuristic_eval_count', 'heuristic_access_count'):
+            rec[k] = s[k]
+        rec['memory_usage'] = rt.memory_usage
+        ev = rt._dtrcheck_evictions
+        h = hashlib.sha256()
+        for clock, root_id in ev:
+            h.update('{} {}\n'.format(str(clock), str(root_id)).encode('ascii'))
+        rec['evictions'] = len(ev)
+        rec['distinct_evicted'] = len(set(r for _, r in ev))
+        rec['eviction_digest'] = h.hexdigest()
+        rec['baseline_peak'] = baseline_peak
+        rec['baseline_compute'] = baseline_compute
+        rec['trace_sha256'] = self.trace_sha256
+        rec['oracle'] = ORACLE_ID
+        if c['stats']:
+            cols = self.simrd.telemetry.Telemetry.STORAGE_STATS
+            idx = {k: cols.index(k) for k in STORAGE_STAT_COLUMNS}
+            stats = []
+            for root_id in sorted(rt.telemetry.storage):
+                row = rt.telemetry.storage[root_id]
+                if (row[idx['evict_count']] or row[idx['direct_remat_count']]
+                        or row[idx['collateral_remat_count']]):
+                    stats.append({k: row[idx[k]] for k in STORAGE_STAT_COLUMNS})
+            rec['storage_stats'] = stats
+        if c['time']:
+            rec['seconds'] = seconds
+        return rec, EXIT_OK
+
+
+# --------------------------------------------------------------------------
+# driver
+
+def run_in_big_thread(fn):
+    """Run fn() in a thread with a large stack (simrd recurses deeply)."""
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    result = {}
+
+    def target():
+        try:
+            result['value'] = fn()
+        except BaseException as e:  # re-raised in the calling thread
+            result['exc'] = e
+
+    old = threading.stack_size()
+    size = STACK_BYTES
+    while True:
+        try:
+            threading.stack_size(size)
+            break
+        except (ValueError, RuntimeError):
+            if size <= 64 * 1024 * 1024:
+                raise
+            size //= 2
+    try:
+        th = threading.Thread(target=target, name='simrd', daemon=True)
+        th.start()
+    finally:
+        threading.stack_size(old)
+    th.join()
+    if 'exc' in result:
+        raise result['exc']
+    return result['value']
+
+
+def cmd_run(simrd, args):
+    try:
+        c = normalize_config({
+            'runtime': args.runtime, 'heuristic': args.heuristic,
+            'budget': args.budget, 'ratio': args.ratio,
+            'baseline_runtime': args.baseline_runtime,
+            'overhead_limit': args.overhead_limit, 'remat_limit': args.remat_limit,
+            'seed': args.seed, 'stats': args.stats, 'time': args.time,
+        })
+    except ConfigError as e:
+        die(str(e), EXIT_REFUSED)
+    oracle = Oracle(simrd, args.trace, args.no_start, args.preallocate, args.strict_release)
+    try:
+        for kind in ('runtime', 'heuristic', 'baseline_runtime'):
+            oracle.check_name(kind, c[kind])
+    except ConfigError as e:
+        emit(oracle.error_record(str(e), c))
+        die(str(e), EXIT_REFUSED)
+
+    def work():
+        try:
+            oracle.parse()
+        except ParseFailure:
+            pass
+        return oracle.run_config(c)
+
+    rec, code = run_in_big_thread(work)
+    emit(rec)
+    if 'error' in rec:
+        sys.stderr.write('simrd_oracle: {}{}\n'.format(
+            rec['error'], ': ' + rec['message'] if rec.get('message') else ''))
+    return code
+
+
+def cmd_batch(simrd, args):
+    oracle = Oracle(simrd, args.trace, args.no_start, args.preallocate, args.strict_release)
+    src = open(args.configs, 'r', encoding='utf-8') if args.configs else sys.stdin
+
+    def work():
+        try:
+            oracle.parse()
+        except ParseFailure as e:
+            sys.stderr.write('simrd_oracle: trace parse failed: {}\n'.format(e))
+        for line in src:
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except ValueError as e:
+                emit(oracle.error_record('invalid JSON configuration: {}'.format(e),
+                                         raw=line.rstrip('\n')))
+                continue
+            if not isinstance(raw, dict):
+                emit(oracle.error_record('configuration must be a JSON object', raw=raw))
+                continue
+            try:
+                c = normalize_config(raw)
+            except ConfigError as e:
+                emit(oracle.error_record(str(e), raw=raw))
+                continue
+            if args.time:
+                c['time'] = True
+            rec, _ = oracle.run_config(c)
+            emit(rec)
+        return EXIT_FAILED if oracle.callback is None else EXIT_OK
+
+    try:
+        return run_in_big_thread(work)
+    finally:
+        if src is not sys.stdin:
+            src.close()
+
+
+def build_parser():
+    p = argparse.ArgumentParser(
+        prog='simrd_oracle.py',
+        description='Run the real simrd (' + ORACLE_ID + ') on a DTR trace and print '
+                    'JSON records. See oracle/README.md.')
+    sub = p.add_subparsers(dest='cmd', metavar='{run,batch}')
+    sub.required = True
+
+    def parse_opts(sp):
+        sp.add_argument('trace', metavar='TRACE', help='trace log (JSON lines)')
+        sp.add_argument('--no-start', action='store_true',
+                        help='parse_file(start=False): do not skip to the START annotation')
+        sp.add_argument('--preallocate', action='store_true',
+                        help='out_cond=OutputCondition.PREALLOCATE (default REMATERIALIZE)')
+        sp.add_argument('--strict-release', action='store_true',
+                        help='ignore_undefined_release=False')
+        sp.add_argument('--time', action='store_true',
+                        help='add "seconds" (wall time of the main run only)')
+
+    r = sub.add_parser('run', help='run one simulation')
+    parse_opts(r)
+    r.add_argument('--runtime', default=DEFAULT_RUNTIME)
+    r.add_argument('--heuristic', default=DEFAULT_HEURISTIC)
+    g = r.add_mutually_exclusive_group(required=True)
+    g.add_argument('--budget', type=int, metavar='BYTES')
+    g.add_argument('--ratio', type=float, metavar='R',
+                   help='budget = int(baseline_peak * R)')
+    r.add_argument('--baseline-runtime', default=DEFAULT_BASELINE_RUNTIME, metavar='NAME')
+    g = r.add_mutually_exclusive_group()
+    g.add_argument('--overhead-limit', type=float, metavar='X',
+                   help='remat_limit = baseline_compute * (X - 1)')
+    g.add_argument('--remat-limit', type=int, metavar='N')
+    r.add_argument('--seed', type=int, metavar='S',
+                   help='random.seed(S) before the main run (default 0 for '
+                        'RandomStorage/AbRandom, otherwise unseeded)')
+    r.add_argument('--stats', action='store_true',
+                   help='run with stats=True and add "storage_stats"')
+
+    b = sub.add_parser('batch', help='run JSON-lines configurations from stdin or --configs')
+    parse_opts(b)
+    b.add_argument('--configs', metavar='FILE', help='read configurations from FILE')
+    return p
+
+
+def main(argv=None):
+    global OUT
+    # Fix str hashing so simrd's messages that print sets of feature names are
+    # reproducible (no effect on simulation: simrd's sets hold ints or objects).
+    if os.environ.get('PYTHONHASHSEED') is None and argv is None and sys.executable \
+            and os.path.isfile(sys.argv[0]):
+        os.environ['PYTHONHASHSEED'] = '0'
+        sys.stdout.flush()
+        os.execv(sys.executable, [sys.executable] + sys.argv)
+    args = build_parser().parse_args(argv)
+    simrd = load_simrd()
+    if not os.path.isfile(args.trace):
+        die('trace not found: {}'.format(args.trace), EXIT_FAILED)
+    OUT = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        if args.cmd == 'run':
+            return cmd_run(simrd, args)
+        return cmd_batch(simrd, args)
+    finally:
+        sys.stdout = OUT
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,283 @@
+#include "sim/heuristic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "sim/py_random.h"
+#include "sim/runtime.h"
+
+namespace dtrcheck {
+
+Cost Cost::Infinity() { return Float(std::numeric_limits<double>::infinity()); }
+
+bool operator<=(const Cost& a, const Cost& b) {
+  if (a.is_int && b.is_int) return a.i <= b.i;
+  if (!a.is_int && !b.is_int) return a.f <= b.f;
+  if (a.is_int) return !std::isnan(b.f) && CompareIntDouble(a.i, b.f) <= 0;
+  return !std::isnan(a.f) && CompareIntDouble(b.i, a.f) >= 0;
+}
+
+std::string FeaturesToString(Features f) {
+  static const char* names[] = {"telemetry", "banishing", "last_access", "last_access_int",
+                                "last_evict", "eager_evict", "regions", "eq_class"};
+  std::vector<std::string> v;
+  for (int i = 0; i < 8; ++i)
+    if (f & (1u << i)) v.push_back(names[i]);
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return "set()";
+  std::string out = "{";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", '" : "'") + v[i] + "'";
+  return out + "}";
+}
+
+StorageId Heuristic::Choose(Runtime& rt) {
+  Cost best = Cost::Infinity();
+  StorageId best_storage = -1;
+  // Evaluate does not touch the pool, so scanning its slots in place is safe.
+  for (StorageId s : rt.pool().slots()) {
+    if (s < 0) continue;
+    Cost cost = Evaluate(s, rt);
+    if (cost <= best) {
+      best = cost;
+      best_storage = s;
+    }
+    if (cost.IsZero()) break;
+  }
+  if (best_storage < 0) throw SimrdAssertion("Heuristic.choose returned [None]");
+  return best_storage;
+}
+
+namespace {
+
+using namespace feature;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// simrd's Heuristic.staleness(T, clock) = clock - T, with T possibly -inf.
+struct Staleness {
+  bool inf;
+  Int value;
+};
+Staleness StalenessOf(const Stamp& last, Int clock) {
+  return last.minus_inf ? Staleness{true, 0} : Staleness{false, clock - last.value};
+}
+
+// Python: `num / denom if denom > 0 else math.inf` where denom is
+// factor * staleness (either may be absent, i.e. 1).
+Cost Quotient(Int num, Int factor, const Staleness* stale) {
+  if (stale != nullptr && stale->inf) {
+    // factor * inf is inf (factor > 0) or nan (factor == 0, not > 0).
+    if (factor > 0) return Cost::Float(IntToDouble(num) / kInf);
+    return Cost::Infinity();
+  }
+  Int s = stale ? stale->value : 1;
+  bool positive = (factor > 0 && s > 0) || (factor < 0 && s < 0);
+  if (!positive) return Cost::Infinity();
+  return Cost::Float(stale ? TrueDivideByProduct(num, factor, s) : TrueDivide(num, factor));
+}
+
+// The compute term of a score.
+enum class Term {
+  kOne,          // no cost term (1)
+  kLocal,        // s.compute
+  kRegions,      // s.compute + region.compute + region_rev.compute  (e*)
+  kRegionRev,    // s.compute + region_rev.compute                  (MSPS)
+  kEqClass,      // s.compute + the distinct equivalence classes around s
+  kUnoptimized,  // s.compute + the evicted neighbourhood, rebuilt  (DTRUnopt)
+};
+
+// One score family covers DTR and all its variants:
+//   score = term / (size? * staleness?), or the bare int term when neither.
+class ScoreHeuristic : public Heuristic {
+ public:
+  ScoreHeuristic(std::string name, Term term, bool size, bool stale)
+      : name_(std::move(name)), term_(term), size_(size), stale_(stale) {}
+
+  std::string Name() const override { return name_; }
+
+  Features RequiredFeatures() const override {
+    Features f = stale_ ? kLastAccessInt : 0;
+    if (term_ == Term::kRegions || term_ == Term::kRegionRev) f |= kRegions;
+    if (term_ == Term::kEqClass) f |= kEqClass;
+    return f;
+  }
+
+  Cost Evaluate(StorageId sid, Runtime& rt) override {
+    Summary& sum = rt.summary();
+    sum.heuristic_eval_count += 1;
+    sum.heuristic_access_count += 1;
+    const Storage& s = rt.storages()[sid];
+    Int compute = 1;
+    Stamp last = s.last_access_int;
+    switch (term_) {
+      case Term::kOne:
+        break;
+      case Term::kLocal:
+        compute = s.compute;
+        break;
+      case Term::kRegions:
+        compute = s.compute + s.region.compute + s.region_rev.compute;
+        break;
+      case Term::kRegionRev:
+        compute = s.compute + s.region_rev.compute;
+        break;
+      case Term::kEqClass: {
+        compute = s.compute;
+        rt.EvictedNeighbors(sid, &neighbors_);
+        roots_.clear();
+        for (StorageId n : neighbors_) {
+          EqNodeId r = rt.eq_forest().FindRoot(rt.storages()[n].ecn);
+          bool seen = false;
+          for (EqNodeId x : roots_) seen = seen || x == r;
+          if (!seen) {  // set(...) of CheckpointInfo objects: one per class
+            roots_.push_back(r);
+            compute += rt.eq_forest().RootValue(r);
+          }
+        }
+        break;
+      }
+      case Term::kUnoptimized: {
+        compute = s.compute;
+        rt.EvictedNeighborhood(sid, &neighbors_);
+        for (StorageId u : neighbors_) {
+          const Storage& us = rt.storages()[u];
+          compute += us.compute;
+          const Stamp& ul = us.last_access_int;
+          if (!ul.minus_inf && (last.minus_inf || ul.value > last.value)) last = ul;
+        }
+        break;
+      }
+    }
+    if (!size_ && !stale_) return Cost::Integer(compute);
+    Staleness st = StalenessOf(last, rt.clock());
+    return Quotient(compute, size_ ? s.size : Int(1), stale_ ? &st : nullptr);
+  }
+
+ private:
+  std::string name_;
+  Term term_;
+  bool size_, stale_;
+  std::vector<StorageId> neighbors_;
+  std::vector<EqNodeId> roots_;
+};
+
+// LRU: the last internal access time itself.
+class LruHeuristic : public Heuristic {
+ public:
+  std::string Name() const override { return "LRU"; }
+  Features RequiredFeatures() const override { return kLastAccessInt; }
+  Cost Evaluate(StorageId sid, Runtime& rt) override {
+    rt.summary().heuristic_eval_count += 1;
+    rt.summary().heuristic_access_count += 1;
+    const Stamp& t = rt.storages()[sid].last_access_int;
+    return t.minus_inf ? Cost::Float(-kInf) : Cost::Integer(t.value);
+  }
+};
+
+// RandomStorage: storage_pool[random.randrange(0, len(storage_pool))].
+class RandomHeuristic : public Heuristic {
+ public:
+  RandomHeuristic(std::string name, Int seed) : name_(std::move(name)), random_(seed) {}
+  std::string Name() const override { return name_; }
+  Features RequiredFeatures() const override { return 0; }
+  Cost Evaluate(StorageId, Runtime&) override {
+    throw SimrdAssertion("NotImplementedError: RandomStorage.evaluate");
+  }
+  StorageId Choose(Runtime& rt) override {
+    rt.summary().heuristic_eval_count += 1;
+    rt.summary().heuristic_access_count += 1;
+    return rt.PoolNth(random_.RandBelow(rt.pool().size()));
+  }
+
+ private:
+  std::string name_;
+  PyRandom random_;
+};
+
+// simrd's base Heuristic, used for unbounded baseline runs.
+class BaseHeuristic : public Heuristic {
+ public:
+  std::string Name() const override { return "Heuristic"; }
+  Features RequiredFeatures() const override { return 0; }
+  Cost Evaluate(StorageId, Runtime&) override {
+    throw SimrdAssertion("NotImplementedError: Heuristic.evaluate");
+  }
+};
+
+struct Entry {
+  const char* name;
+  Term term;
+  bool size, stale;
+  enum { kScore, kLru, kRandom } kind;
+};
+
+// In simrd's registration order (dtr.py, etc.py, ablation.py).
+const Entry kHeuristics[] = {
+    {"DTR", Term::kRegions, true, true, Entry::kScore},
+    {"DTREqClass", Term::kEqClass, true, true, Entry::kScore},
+    {"DTRLocal", Term::kLocal, true, true, Entry::kScore},
+    {"DTRUnopt", Term::kUnoptimized, true, true, Entry::kScore},
+    {"MSPS", Term::kRegionRev, true, false, Entry::kScore},
+    {"LRU", Term::kOne, false, false, Entry::kLru},
+    {"LargestStorage", Term::kOne, true, false, Entry::kScore},
+    {"RandomStorage", Term::kOne, false, false, Entry::kRandom},
+    {"AbESizeStale", Term::kRegions, true, true, Entry::kScore},
+    {"AbESize", Term::kRegions, true, false, Entry::kScore},
+    {"AbEStale", Term::kRegions, false, true, Entry::kScore},
+    {"AbE", Term::kRegions, false, false, Entry::kScore},
+    {"AbEqSizeStale", Term::kEqClass, true, true, Entry::kScore},
+    {"AbEqSize", Term::kEqClass, true, false, Entry::kScore},
+    {"AbEqStale", Term::kEqClass, false, true, Entry::kScore},
+    {"AbEq", Term::kEqClass, false, false, Entry::kScore},
+    {"AbLocalSizeStale", Term::kLocal, true, true, Entry::kScore},
+    {"AbLocalSize", Term::kLocal, true, false, Entry::kScore},
+    {"AbLocalStale", Term::kLocal, false, true, Entry::kScore},
+    {"AbLocal", Term::kLocal, false, false, Entry::kScore},
+    {"AbSizeStale", Term::kOne, true, true, Entry::kScore},
+    {"AbSize", Term::kOne, true, false, Entry::kScore},
+    {"AbStale", Term::kOne, false, true, Entry::kScore},
+    {"AbRandom", Term::kOne, false, false, Entry::kRandom},
+};
+
+}  // namespace
+
+const std::vector<std::string>& HeuristicNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& e : kHeuristics) v.push_back(e.name);
+    return v;
+  }();
+  return names;
+}
+
+bool IsEqClassHeuristic(const std::string& name) {
+  for (const auto& e : kHeuristics)
+    if (name == e.name) return e.term == Term::kEqClass;
+  return false;
+}
+
+bool IsRandomHeuristic(const std::string& name) {
+  for (const auto& e : kHeuristics)
+    if (name == e.name) return e.kind == Entry::kRandom;
+  return false;
+}
+
+std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed) {
+  if (name == "Heuristic") return std::make_unique<BaseHeuristic>();
+  for (const auto& e : kHeuristics) {
+    if (name != e.name) continue;
+    switch (e.kind) {
+      case Entry::kScore:
+        return std::make_unique<ScoreHeuristic>(e.name, e.term, e.size, e.stale);
+      case Entry::kLru:
+        return std::make_unique<LruHeuristic>();
+      case Entry::kRandom:
+        return std::make_unique<RandomHeuristic>(e.name, seed);
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace dtrcheck

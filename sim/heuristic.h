@@ -1,0 +1,66 @@
+// Eviction heuristics as pluggable scores (simrd/heuristic/*.py).
+//
+// A heuristic evaluates a cost for each evictable storage; the runtime evicts
+// what Heuristic::Choose picks. Every heuristic registered in simrd is here,
+// under simrd's class name: DTR, DTREqClass, DTRLocal, DTRUnopt, MSPS, LRU,
+// LargestStorage, RandomStorage and the 16 ablations (AbESizeStale ...
+// AbRandom), plus the base "Heuristic" that simrd uses for unbounded
+// baseline runs (it never evaluates anything).
+#ifndef DTRCHECK_SIM_HEURISTIC_H_
+#define DTRCHECK_SIM_HEURISTIC_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/features.h"
+#include "sim/py_arith.h"
+#include "sim/tensor.h"
+
+namespace dtrcheck {
+
+class Runtime;
+
+// A cost as simrd's Python computes it: a float (true divisions, math.inf,
+// -inf timestamps) or an exact int (AbE, AbLocal, AbEq, LRU return ints).
+// Comparisons between the two are exact, as in Python.
+struct Cost {
+  bool is_int = false;
+  double f = 0;
+  Int i = 0;
+  static Cost Float(double v) { return Cost{false, v, 0}; }
+  static Cost Integer(Int v) { return Cost{true, 0, v}; }
+  static Cost Infinity();
+  bool IsZero() const { return is_int ? i == 0 : f == 0.0; }
+  double ToDouble() const { return is_int ? IntToDouble(i) : f; }
+};
+bool operator<=(const Cost& a, const Cost& b);
+
+class Heuristic {
+ public:
+  virtual ~Heuristic() = default;
+  virtual std::string Name() const = 0;
+  virtual Features RequiredFeatures() const = 0;
+  // The cost of evicting `s`. Counts heuristic evaluations and accesses.
+  virtual Cost Evaluate(StorageId s, Runtime& rt) = 0;
+  // Heuristic.choose: scans the pool in order, keeps the last storage whose
+  // cost is <= the best so far, stops at the first cost equal to 0.
+  virtual StorageId Choose(Runtime& rt);
+};
+
+// All registered names, in simrd's registration order.
+const std::vector<std::string>& HeuristicNames();
+
+// The equivalence-class heuristics, whose heuristic_access_count simrd does
+// not reproduce from run to run (QUIRKS.md, Q-EQCLASS).
+bool IsEqClassHeuristic(const std::string& name);
+// RandomStorage and AbRandom: they draw from Python's random module.
+bool IsRandomHeuristic(const std::string& name);
+
+// nullptr if the name is unknown. "Heuristic" gives simrd's base class.
+std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed = 0);
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_HEURISTIC_H_

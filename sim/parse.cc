@@ -1,0 +1,365 @@
+#include "sim/parse.h"
+
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+namespace dtrcheck {
+
+TraceError::TraceError(const std::string& file, long line, const std::string& message)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
+      file_(file), line_(line), message_(message) {}
+
+namespace {
+
+using nlohmann::json;
+
+// One log line, decoded. simrd decodes every line before it interprets any.
+struct Instr {
+  enum Kind { kConstant, kMemory, kCopy, kRelease, kCall, kMutate, kAnnotate, kCopyFrom, kAlias };
+  Kind kind;
+  long line;
+  json j;
+};
+
+class Parser {
+ public:
+  Parser(const std::string& file, const ParseOptions& options) : file_(file), options_(options) {}
+
+  Graph Run(std::string_view text);
+
+ private:
+  [[noreturn]] void Fail(long line, const std::string& message) const {
+    throw TraceError(file_, line, message);
+  }
+
+  const json& Field(const Instr& in, const char* key) const {
+    auto it = in.j.find(key);
+    if (it == in.j.end()) Fail(in.line, std::string("missing field \"") + key + "\"");
+    return *it;
+  }
+  std::string StringField(const Instr& in, const char* key) const {
+    const json& v = Field(in, key);
+    if (!v.is_string()) Fail(in.line, std::string("field \"") + key + "\" must be a string");
+    return v.get<std::string>();
+  }
+  std::vector<std::string> StringListField(const Instr& in, const char* key) const {
+    const json& v = Field(in, key);
+    if (!v.is_array()) Fail(in.line, std::string("field \"") + key + "\" must be a list of names");
+    std::vector<std::string> out;
+    for (const json& e : v) {
+      if (!e.is_string()) Fail(in.line, std::string("field \"") + key + "\" must be a list of names");
+      out.push_back(e.get<std::string>());
+    }
+    return out;
+  }
+  // simrd reads numbers with Python's int(); logs store them as decimal strings.
+  Int IntField(const Instr& in, const char* key, bool allow_minus_one = false) const;
+
+  Instr Decode(std::string_view line_text, long line) const;
+  TensorId Lookup(const Instr& in, const std::string& name) const {
+    auto it = index_.find(name);
+    if (it == index_.end()) Fail(in.line, "reference to undefined tensor \"" + name + "\"");
+    return map_[it->second].second;
+  }
+  // tensor_map[name] = t, keeping the position of an existing key (dict semantics).
+  void Bind(const std::string& name, TensorId t) {
+    auto it = index_.find(name);
+    if (it != index_.end()) {
+      map_[it->second].second = t;
+    } else {
+      index_.emplace(name, map_.size());
+      map_.emplace_back(name, t);
+    }
+  }
+  bool Bound(const std::string& name) const { return index_.count(name) != 0; }
+
+  // GOp.make: adds an op named "<name>/<n>" with fresh result tensors.
+  OpId MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
+              std::vector<int32_t> alias, const std::string& name,
+              const std::vector<std::string>& res_names);
+
+  std::string file_;
+  ParseOptions options_;
+  Graph g_;
+  std::vector<int64_t> ref_;  // simrd's GTensor.meta['_ref']
+  std::unordered_set<std::string> tensor_names_;  // g.tensors keys
+  std::unordered_map<std::string, size_t> index_;
+  std::vector<std::pair<std::string, TensorId>> map_;  // insertion-ordered tensor_map
+  int64_t next_id_ = 0;
+};
+
+Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) const {
+  const json& v = Field(in, key);
+  std::optional<Int> value;
+  if (v.is_number_integer()) {
+    value = v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
+  } else if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    value = ParseInt(s);
+    if (!value) {
+      bool digits = !s.empty();
+      for (size_t i = (s.size() > 0 && s[0] == '-') ? 1 : 0; i < s.size(); ++i)
+        digits = digits && s[i] >= '0' && s[i] <= '9';
+      if (digits && s != "-")
+        Fail(in.line, std::string("field \"") + key + "\" overflows: " + s);
+    }
+  }
+  if (!value) Fail(in.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
+  if (allow_minus_one) {
+    if (*value < -1) Fail(in.line, std::string("field \"") + key + "\" must be -1 or an argument index");
+  } else if (*value < 0) {
+    Fail(in.line, std::string("field \"") + key + "\" must not be negative: " + v.dump());
+  }
+  // Sizes and times are kept below 2^63 so that sums of them never leave 128 bits.
+  if (*value > Int(INT64_MAX)) Fail(in.line, std::string("field \"") + key + "\" overflows 2^63");
+  return *value;
+}
+
+Instr Parser::Decode(std::string_view line_text, long line) const {
+  while (!line_text.empty() && (line_text.back() == '\r' || line_text.back() == ' ' ||
+                                line_text.back() == '\t'))
+    line_text.remove_suffix(1);  // simrd strips trailing white space
+  Instr in{Instr::kConstant, line, json()};
+  try {
+    in.j = json::parse(line_text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    auto pos = what.find("syntax error");
+    Fail(line, "bad JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  if (!in.j.is_object()) Fail(line, "expected a JSON object");
+  auto it = in.j.find("INSTRUCTION");
+  if (it == in.j.end()) Fail(line, "missing field \"INSTRUCTION\"");
+  if (!it->is_string()) Fail(line, "field \"INSTRUCTION\" must be a string");
+  static const std::unordered_map<std::string, Instr::Kind> kinds = {
+      {"CONSTANT", Instr::kConstant}, {"MEMORY", Instr::kMemory},   {"COPY", Instr::kCopy},
+      {"RELEASE", Instr::kRelease},   {"CALL", Instr::kCall},       {"MUTATE", Instr::kMutate},
+      {"ANNOTATE", Instr::kAnnotate}, {"COPY_FROM", Instr::kCopyFrom}, {"ALIAS", Instr::kAlias}};
+  auto k = kinds.find(it->get<std::string>());
+  if (k == kinds.end()) Fail(line, "unknown instruction \"" + it->get<std::string>() + "\"");
+  in.kind = k->second;
+  return in;
+}
+
+OpId Parser::MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
+                    std::vector<int32_t> alias, const std::string& name,
+                    const std::vector<std::string>& res_names) {
+  OpId id = static_cast<OpId>(g_.ops.size());
+  GOp op;
+  op.cost = cost;
+  op.size = std::move(sizes);
+  op.alias = std::move(alias);
+  op.args = std::move(args);
+  op.name = name + "/" + std::to_string(next_id_++);
+  for (size_t i = 0; i < res_names.size(); ++i) {
+    if (!tensor_names_.insert(res_names[i]).second)
+      Fail(in.line, "tensor \"" + res_names[i] + "\" is defined twice");
+    GTensor t;
+    t.op = id;
+    t.index = static_cast<int32_t>(i);
+    t.name = res_names[i];
+    int32_t a = op.alias[i];
+    t.storage_size = a >= 0 ? g_.tensors[op.args[a]].storage_size : op.size[i];
+    op.result.push_back(static_cast<TensorId>(g_.tensors.size()));
+    g_.tensors.push_back(std::move(t));
+    ref_.push_back(0);
+  }
+  g_.compute += op.cost;
+  g_.ops.push_back(std::move(op));
+  return id;
+}
+
+Graph Parser::Run(std::string_view text) {
+  std::vector<Instr> lines;
+  long line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    ++line_no;
+    lines.push_back(Decode(text.substr(pos, end - pos), line_no));
+    pos = end + 1;
+  }
+
+  size_t i = 0;
+  if (options_.start) {
+    while (true) {
+      if (i == lines.size()) Fail(line_no, "no START annotation (use --no-start for logs without one)");
+      const Instr& in = lines[i++];
+      if (in.kind == Instr::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
+    }
+  }
+  auto pop = [&](const Instr& owner, const char* what) -> const Instr& {
+    if (i == lines.size()) Fail(owner.line, std::string("expected a ") + what + " line, found the end of the log");
+    return lines[i++];
+  };
+
+  bool in_bwd = false;
+  while (i < lines.size()) {
+    const Instr& l = lines[i++];
+    switch (l.kind) {
+      case Instr::kConstant: {
+        std::string name = StringField(l, "NAME");
+        const Instr& m = pop(l, "MEMORY");
+        if (m.kind != Instr::kMemory) Fail(m.line, "expected the MEMORY line of constant \"" + name + "\"");
+        if (StringField(m, "NAME") != name)
+          Fail(m.line, "MEMORY line names \"" + StringField(m, "NAME") + "\", expected \"" + name + "\"");
+        OpId op = MakeOp(m, {}, 0, {IntField(m, "MEMORY")}, {-1}, "constant", {name});
+        g_.ops[op].bwd = in_bwd;
+        g_.schedule.push_back({CommandKind::kCompute, op});
+        TensorId v = g_.ops[op].result[0];
+        g_.schedule.push_back({CommandKind::kPin, v});
+        Bind(name, v);
+        ref_[v] = 1;
+        break;
+      }
+      case Instr::kCopy: {
+        std::string dst = StringField(l, "DST"), src = StringField(l, "SRC");
+        TensorId t = Lookup(l, src);
+        if (Bound(dst)) Fail(l.line, "COPY destination \"" + dst + "\" is already defined");
+        Bind(dst, t);
+        ref_[t] += 1;
+        g_.schedule.push_back({CommandKind::kGet, t});
+        break;
+      }
+      case Instr::kRelease: {
+        std::string name = StringField(l, "NAME");
+        auto it = index_.find(name);
+        if (it != index_.end()) {
+          TensorId t = map_[it->second].second;
+          ref_[t] -= 1;
+          g_.schedule.push_back({CommandKind::kRelease, t});
+        } else if (!options_.ignore_undefined_release) {
+          Fail(l.line, "release of undefined tensor \"" + name + "\"");
+        }
+        break;
+      }
+      case Instr::kCall:
+      case Instr::kMutate: {
+        bool call = l.kind == Instr::kCall;
+        std::string name = StringField(l, "NAME");
+        std::vector<std::string> arg_names = StringListField(l, "ARGS");
+        Int time = IntField(l, "TIME");
+        in_bwd = in_bwd || name.find("backward") != std::string::npos;
+        std::vector<TensorId> args;
+        for (const auto& a : arg_names) args.push_back(Lookup(l, a));
+        if (call) {
+          std::vector<std::string> results = StringListField(l, "RESULT");
+          if (results.empty()) Fail(l.line, "CALL without results");
+          std::vector<Int> sizes;
+          std::vector<int32_t> alias;
+          for (const auto& r : results) {
+            const Instr& m = pop(l, "MEMORY");
+            if (m.kind != Instr::kMemory || StringField(m, "NAME") != r)
+              Fail(m.line, "expected the MEMORY line of \"" + r + "\"");
+            const Instr& al = pop(l, "ALIAS");
+            if (al.kind != Instr::kAlias || StringField(al, "NAME") != r)
+              Fail(al.line, "expected the ALIAS line of \"" + r + "\"");
+            Int a = IntField(al, "ALIAS", /*allow_minus_one=*/true);
+            if (a >= Int(args.size())) Fail(al.line, "ALIAS index out of range of the arguments");
+            Int mem = IntField(m, "MEMORY");
+            alias.push_back(static_cast<int32_t>(a));
+            sizes.push_back(a != -1 ? Int(0) : mem);
+          }
+          for (const auto& r : results)
+            if (Bound(r)) Fail(l.line, "result \"" + r + "\" is already defined");
+          OpId op = MakeOp(l, args, time, sizes, alias, name, results);
+          g_.ops[op].bwd = in_bwd;
+          for (size_t k = 0; k < results.size(); ++k) {
+            TensorId t = g_.ops[op].result[k];
+            ref_[t] = 1;
+            Bind(results[k], t);
+          }
+          g_.schedule.push_back({CommandKind::kCompute, op});
+        } else {
+          const json& mv = Field(l, "MUTATE");
+          if (!mv.is_array()) Fail(l.line, "field \"MUTATE\" must be a list of argument indices");
+          std::vector<size_t> mutate;
+          for (const json& e : mv) {
+            if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= int64_t(args.size()))
+              Fail(l.line, "MUTATE index out of range of the arguments");
+            mutate.push_back(e.get<size_t>());
+          }
+          std::vector<Int> sizes;
+          std::vector<int32_t> alias;
+          std::vector<std::string> names;
+          for (size_t m : mutate) {
+            sizes.push_back(g_.tensors[args[m]].storage_size);
+            alias.push_back(-1);
+            names.push_back(g_.tensors[args[m]].name + "$");
+          }
+          OpId op = MakeOp(l, args, time, sizes, alias, name, names);
+          g_.ops[op].bwd = in_bwd;
+          g_.schedule.push_back({CommandKind::kCompute, op});
+          for (size_t k = 0; k < mutate.size(); ++k) {
+            TensorId old = Lookup(l, arg_names[mutate[k]]);
+            TensorId t = g_.ops[op].result[k];
+            Bind(arg_names[mutate[k]], t);
+            ref_[t] = 1;
+            ref_[old] -= 1;
+            g_.schedule.push_back({CommandKind::kRelease, old});
+          }
+        }
+        break;
+      }
+      case Instr::kAnnotate:
+        if (StringField(l, "ANNOTATION") == "BACKWARD") in_bwd = true;
+        break;
+      case Instr::kCopyFrom: {
+        std::string dst = StringField(l, "DST"), src = StringField(l, "SRC");
+        TensorId old = Lookup(l, dst);
+        TensorId t = Lookup(l, src);
+        Bind(dst, t);
+        ref_[old] -= 1;
+        ref_[t] += 1;
+        g_.schedule.push_back({CommandKind::kRelease, old});
+        g_.schedule.push_back({CommandKind::kGet, t});
+        break;
+      }
+      case Instr::kMemory:
+        Fail(l.line, "MEMORY line outside a CONSTANT or CALL");
+      case Instr::kAlias:
+        Fail(l.line, "ALIAS line outside a CALL");
+    }
+  }
+
+  // Outputs: every name whose tensor is still referenced, in dict order.
+  std::unordered_set<std::string> outputs;
+  for (const auto& [name, t] : map_) {
+    if (ref_[t] <= 0) continue;
+    const GTensor& gt = g_.tensors[t];
+    const GOp& op = g_.ops[gt.op];
+    int32_t a = op.alias[gt.index];
+    std::string storage_name = a >= 0 ? g_.tensors[op.args[a]].name : gt.name;
+    if (options_.out_cond == OutputCondition::kRematerialize) {
+      g_.schedule.push_back({CommandKind::kPin, t});
+    } else if (!outputs.count(storage_name)) {
+      g_.output_ram += gt.storage_size;
+    }
+    outputs.insert(storage_name);
+  }
+  g_.outputs.assign(outputs.begin(), outputs.end());
+  std::sort(g_.outputs.begin(), g_.outputs.end());
+  return std::move(g_);
+}
+
+}  // namespace
+
+Graph ParseTrace(std::string_view text, const std::string& file, const ParseOptions& options) {
+  return Parser(file, options).Run(text);
+}
+
+Graph ParseTraceFile(const std::string& path, const ParseOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(path, 0, "cannot open file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw TraceError(path, 0, "read error");
+  return ParseTrace(buffer.str(), path, options);
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,50 @@
+// simrd's log parser (simrd/parse/parse.py, parse_file).
+//
+// A log has one JSON object per line: CONSTANT, MEMORY, COPY, COPY_FROM,
+// RELEASE, CALL, MUTATE, ALIAS, ANNOTATE. ParseTrace builds the Graph that
+// simrd's parse_file builds, command for command. Input that simrd would
+// reject (or crash on) and input that is plainly wrong (negative sizes,
+// numbers that overflow) raise TraceError naming the file and line.
+#ifndef DTRCHECK_SIM_PARSE_H_
+#define DTRCHECK_SIM_PARSE_H_
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "sim/graph.h"
+
+namespace dtrcheck {
+
+enum class OutputCondition { kRematerialize, kPreallocate };
+
+struct ParseOptions {
+  bool start = true;  // skip everything up to the first START annotation
+  OutputCondition out_cond = OutputCondition::kRematerialize;
+  bool ignore_undefined_release = true;
+};
+
+// A malformed trace. what() reads "FILE:LINE: message".
+class TraceError : public std::runtime_error {
+ public:
+  TraceError(const std::string& file, long line, const std::string& message);
+  const std::string& file() const { return file_; }
+  long line() const { return line_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  long line_;
+  std::string message_;
+};
+
+// Parses log text; `file` only names the source in errors.
+Graph ParseTrace(std::string_view text, const std::string& file,
+                 const ParseOptions& options = {});
+
+// Reads and parses a log file. Throws TraceError if it cannot be read.
+Graph ParseTraceFile(const std::string& path, const ParseOptions& options = {});
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_PARSE_H_

@@ -1,0 +1,656 @@
+#include "sim/runtime.h"
+
+#include <algorithm>
+
+namespace dtrcheck {
+
+namespace {
+
+struct RuntimeInfo {
+  const char* name;
+  RuntimeKind kind;
+  Features features;
+};
+
+using namespace feature;
+constexpr Features kV2Features = kTelemetry | kLastEvict | kLastAccess | kLastAccessInt;
+const RuntimeInfo kRuntimes[] = {
+    {"RuntimeV1", RuntimeKind::kV1, kTelemetry | kBanishing | kLastAccess | kLastAccessInt},
+    {"RuntimeV2", RuntimeKind::kV2, kV2Features},
+    {"RuntimeV2Eager", RuntimeKind::kV2Eager, kV2Features | kEagerEvict},
+    {"RuntimeV2Optimized", RuntimeKind::kV2Optimized, kV2Features | kRegions | kEqClass},
+    {"RuntimeV2EagerOptimized", RuntimeKind::kV2EagerOptimized,
+     kV2Features | kRegions | kEqClass | kEagerEvict},
+};
+
+}  // namespace
+
+const std::vector<std::string>& RuntimeNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& r : kRuntimes) v.push_back(r.name);
+    return v;
+  }();
+  return names;
+}
+
+std::optional<RuntimeKind> RuntimeKindFromName(const std::string& name) {
+  for (const auto& r : kRuntimes)
+    if (name == r.name) return r.kind;
+  return std::nullopt;
+}
+
+std::string RuntimeName(RuntimeKind kind) {
+  for (const auto& r : kRuntimes)
+    if (kind == r.kind) return r.name;
+  return "?";
+}
+
+Features RuntimeFeatures(RuntimeKind kind) {
+  for (const auto& r : kRuntimes)
+    if (kind == r.kind) return r.features;
+  return 0;
+}
+
+// ---------------------------------------------------------------- StoragePool
+
+bool StoragePool::Append(StorageId s, std::vector<Storage>& storages) {
+  if (storages[s].pool_slot >= 0) return false;
+  if (slots_.size() > 64 && slots_.size() >= 2 * live_) Compact(storages);
+  storages[s].pool_slot = static_cast<int32_t>(slots_.size());
+  slots_.push_back(s);
+  ++live_;
+  return true;
+}
+
+bool StoragePool::Remove(StorageId s, std::vector<Storage>& storages) {
+  int32_t slot = storages[s].pool_slot;
+  if (slot < 0) return false;
+  slots_[slot] = -1;
+  storages[s].pool_slot = -1;
+  --live_;
+  while (!slots_.empty() && slots_.back() < 0) slots_.pop_back();
+  return true;
+}
+
+StorageId StoragePool::Nth(size_t i, std::vector<Storage>& storages) {
+  if (slots_.size() != live_) Compact(storages);
+  return slots_[i];
+}
+
+void StoragePool::Compact(std::vector<Storage>& storages) {
+  size_t out = 0;
+  for (StorageId s : slots_) {
+    if (s < 0) continue;
+    storages[s].pool_slot = static_cast<int32_t>(out);
+    slots_[out++] = s;
+  }
+  slots_.resize(out);
+}
+
+// -------------------------------------------------------------------- Runtime
+
+Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& heuristic,
+                 RuntimeObserver* observer)
+    : graph_(graph),
+      options_(options),
+      heuristic_(heuristic),
+      observer_(observer),
+      eq_forest_(&summary_.heuristic_access_count) {
+  Features have = RuntimeFeatures(options.kind);
+  Features need = heuristic.RequiredFeatures();
+  if ((need & ~have) != 0) {
+    throw std::invalid_argument("Heuristic " + heuristic.Name() + " requires " +
+                                FeaturesToString(need) + " but this runtime only supports " +
+                                FeaturesToString(have));
+  }
+  banishing_ = options.kind == RuntimeKind::kV1;
+  eager_ = options.kind == RuntimeKind::kV2Eager || options.kind == RuntimeKind::kV2EagerOptimized;
+  optimized_ = options.kind == RuntimeKind::kV2Optimized ||
+               options.kind == RuntimeKind::kV2EagerOptimized;
+  regions_ = optimized_ && (need & feature::kRegions);
+  eq_class_ = optimized_ && (need & feature::kEqClass);
+
+  operators_.reserve(graph.ops.size());
+  for (const GOp& g : graph.ops) {
+    Operator op;
+    op.compute = g.cost;
+    op.sizes = &g.size;
+    op.aliases = &g.alias;
+    op.name = &g.name;
+    for (Int s : g.size) op.total_size += s;
+    op.is_constant = g.name.compare(0, g.name.find('/'), "constant") == 0;
+    op.outputs = static_cast<int32_t>(g.size.size());
+    operators_.push_back(op);
+  }
+  tensors_.reserve(graph.tensors.size());
+  storages_.reserve(graph.tensors.size());
+}
+
+bool Runtime::OverBudget(Int extra) const {
+  return options_.budget && memory_usage_ + extra > *options_.budget;
+}
+
+void Runtime::RunSchedule() {
+  for (size_t i = 0; i < graph_.schedule.size(); ++i) {
+    const Command& cmd = graph_.schedule[i];
+    if (observer_) observer_->OnCommand(i);
+    switch (cmd.kind) {
+      case CommandKind::kCompute:
+        Compute(cmd.target);
+        break;
+      case CommandKind::kGet:
+        Get(cmd.target);
+        break;
+      case CommandKind::kPin:
+        if (!tensors_[cmd.target].defined) Rematerialize(cmd.target);
+        Check(tensors_[cmd.target].defined, "assert t.defined (closure Pin)");
+        Pin(cmd.target);
+        break;
+      case CommandKind::kRelease:
+        Release(cmd.target);
+        break;
+    }
+  }
+}
+
+// RuntimeV*.compute with Tensor.from_op.
+void Runtime::Compute(OpId op_id) {
+  const GOp& g = graph_.ops[op_id];
+  const Operator& op = operators_[op_id];
+  TensorId first = static_cast<TensorId>(tensors_.size());
+  for (int32_t i = 0; i < op.outputs; ++i) {
+    TensorId id = first + i;
+    Tensor t;
+    t.parents = g.args;
+    t.index = i;
+    t.op = op_id;
+    t.ref_ext = 1;
+    StorageId sid;
+    int32_t a = g.alias[i];
+    if (a != -1) {
+      sid = tensors_[g.args[a]].storage;
+    } else {
+      sid = static_cast<StorageId>(storages_.size());
+      Storage s;
+      s.size = g.size[i];
+      storages_.push_back(std::move(s));
+      mark_.push_back(0);
+      ever_evicted_.push_back(0);
+    }
+    Storage& s = storages_[sid];
+    t.storage = sid;
+    if (s.tensors.empty()) s.root_id = id;
+    // Storage.get_compute: the compute of the distinct ops of its tensors.
+    // Tensors of one op are appended together, so only the last can repeat it.
+    if (s.tensors.empty() || tensors_[s.tensors.back()].op != op_id) s.compute += op.compute;
+    s.tensors.push_back(id);
+    s.ref_ext += 1;
+    t.is_alias = id != s.root_id;
+    tensors_.push_back(std::move(t));
+  }
+  for (int32_t i = 0; i < op.outputs; ++i) {
+    Tensor& t = tensors_[first + i];
+    for (int32_t j = 0; j < op.outputs; ++j)
+      if (j != i) t.siblings.push_back(first + j);
+  }
+  for (TensorId p : g.args)
+    for (int32_t i = 0; i < op.outputs; ++i) tensors_[p].children.push_back(first + i);
+
+  for (int32_t i = 0; i < op.outputs; ++i) {
+    TensorId id = first + i;
+    Storage& s = storages_[tensors_[id].storage];
+    if (banishing_) {
+      // V1 metadata: banished flag, and dependents not yet computed.
+      if (s.banished) Check(false, "assert not t.storage.meta['banished']");
+      for (TensorId p : g.args) {
+        Storage& ps = storages_[tensors_[p].storage];
+        if (s.root_id != ps.root_id) SetInsert(ps.evicted_dependents, id);
+      }
+    }
+    if (eq_class_ && s.ecn_state == EcnState::kAbsent) {
+      s.ecn = eq_forest_.NewNode(0);
+      s.ecn_state = EcnState::kNode;
+    }
+    // _T_new_tensor
+    if (op.is_constant) summary_.model_const_memory += (*op.sizes)[i];
+  }
+
+  Materialize(first, /*rematerialize=*/false);
+
+  for (int32_t i = 0; i < op.outputs; ++i) {
+    Storage& s = storages_[tensors_[first + i].storage];
+    s.last_access = Stamp::At(clock_);
+    s.last_access_int = Stamp::At(clock_);
+  }
+}
+
+void Runtime::Get(TensorId id) {
+  Tensor& t = tensors_[id];
+  Storage& s = storages_[t.storage];
+  Check(s.ref_ext > 0, "cannot get a Tensor whose Storage has no external refs");
+  s.ref_ext += 1;
+  t.ref_ext += 1;
+}
+
+void Runtime::Release(TensorId id) {
+  Tensor& t = tensors_[id];
+  StorageId sid = t.storage;
+  Storage& s = storages_[sid];
+  Check(s.ref_ext > 0, "cannot release a Tensor whose Storage has no external refs");
+  s.ref_ext -= 1;
+  t.ref_ext -= 1;
+  if (banishing_) {
+    if (s.ref_ext == 0) TryBanishV1(sid);
+  } else if (eager_) {
+    if (s.ref_ext == 0 && s.material && !s.pinned) {
+      Check(s.ref_int == 0, "assert s.ref_int == 0 (eager eviction)");
+      Evict(sid);
+    }
+  }
+}
+
+void Runtime::Pin(TensorId id) {
+  StorageId sid = tensors_[id].storage;
+  Storage& s = storages_[sid];
+  Check(s.material, "cannot pin Tensor with immaterial Storage");
+  if (s.pinned) return;
+  Lock(sid);
+  storages_[sid].pinned = true;
+}
+
+void Runtime::MakeEvictable(StorageId s) {
+  Check(storages_[s].ref_int == 0, "tried to make locked Storage evictable");
+  pool_.Append(s, storages_);
+}
+
+void Runtime::Lock(StorageId sid) {
+  Storage& s = storages_[sid];
+  Check(s.material, "cannot lock evicted Storage");
+  if (banishing_) Check(!s.banished, "cannot lock banished Storage");
+  if (s.ref_int == 0) Check(pool_.Remove(sid, storages_), "unevictable Storage that is not locked");
+  s.ref_int += 1;
+}
+
+void Runtime::Unlock(StorageId sid) {
+  Storage& s = storages_[sid];
+  Check(s.material, "cannot unlock evicted Storage");
+  Check(s.ref_int > 0, "cannot unlock Storage with no locks");
+  s.ref_int -= 1;
+  if (s.ref_int == 0) Check(pool_.Append(sid, storages_), "Storage was evictable while locked");
+}
+
+void Runtime::Free(Int size) {
+  while (OverBudget(size)) {
+    if (pool_.size() == 0) throw OutOfMemory{};
+    StorageId s = heuristic_.Choose(*this);
+    Evict(s);
+  }
+}
+
+void Runtime::TEvict(StorageId sid) {
+  Storage& s = storages_[sid];
+  s.stats.evict_count += 1;
+  digest_.Add(clock_, s.root_id);
+  if (!ever_evicted_[sid]) {
+    ever_evicted_[sid] = 1;
+    ++distinct_evicted_;
+  }
+  if (observer_) observer_->OnEvict(clock_, s.root_id);
+}
+
+void Runtime::Evict(StorageId sid) {
+  {
+    Storage& s = storages_[sid];
+    Check(s.ref_int == 0, "tried to evict locked Storage");
+    if (!banishing_) Check(!s.pinned, "assert not s.pinned");
+    s.material = false;
+    if (!banishing_) s.last_evict = Stamp::At(clock_);
+    memory_usage_ -= s.size;
+    pool_.Remove(sid, storages_);
+    for (TensorId t : s.tensors) tensors_[t].defined = false;
+    if (banishing_) {
+      for (TensorId t : s.tensors)
+        for (TensorId p : tensors_[t].parents) {
+          Storage& ps = storages_[tensors_[p].storage];
+          if (s.root_id != ps.root_id) SetInsert(ps.evicted_dependents, t);
+        }
+    }
+  }
+  TEvict(sid);
+
+  if (regions_) {
+    // Copies: absorbing may touch s's own regions when the storage graph has
+    // a cycle through s (aliases), and simrd iterates the sets as they are.
+    StorageSet rev_frontier = storages_[sid].region_rev.frontier;
+    for (StorageId ps : rev_frontier) RegionAbsorb(storages_[ps].region, false, sid);
+    StorageSet frontier = storages_[sid].region.frontier;
+    for (StorageId cs : frontier) RegionAbsorb(storages_[cs].region_rev, true, sid);
+    storages_[sid].region.Clear();
+    storages_[sid].region_rev.Clear();
+  }
+  if (eq_class_) {
+    Storage& s = storages_[sid];
+    Check(s.ecn_state != EcnState::kNode, "assert s.meta.get('ecn', None) is None");
+    s.ecn = eq_forest_.NewNode(s.compute);
+    s.ecn_state = EcnState::kNode;
+    std::vector<StorageId> neighbors;
+    EvictedNeighbors(sid, &neighbors);
+    for (StorageId n : neighbors) {
+      Check(storages_[n].ecn_state == EcnState::kNode, "assert n.meta.get('ecn', None) is not None");
+      eq_forest_.Merge(storages_[n].ecn, storages_[sid].ecn);
+    }
+  }
+}
+
+void Runtime::EvictedNeighbors(StorageId sid, std::vector<StorageId>* out) {
+  out->clear();
+  ++epoch_;
+  const Storage& s = storages_[sid];
+  auto visit = [&](TensorId u) {
+    summary_.heuristic_access_count += 1;
+    StorageId us = tensors_[u].storage;
+    const Storage& o = storages_[us];
+    if (!o.material && o.root_id != s.root_id && mark_[us] != epoch_) {
+      mark_[us] = epoch_;
+      out->push_back(us);
+    }
+  };
+  for (TensorId t : s.tensors) {
+    for (TensorId p : tensors_[t].parents) visit(p);
+    for (TensorId c : tensors_[t].children) visit(c);
+  }
+}
+
+void Runtime::EvictedNeighborhood(StorageId sid, std::vector<StorageId>* out) {
+  Region region, region_rev;
+  RegionRebuild(region, sid, false);
+  RegionRebuild(region_rev, sid, true);
+  out->clear();
+  std::set_union(region.interior.begin(), region.interior.end(), region_rev.interior.begin(),
+                 region_rev.interior.end(), std::back_inserter(*out));
+}
+
+// Region.absorb: called on the regions whose frontier holds the storage
+// frontier_s that was just evicted.
+void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
+  const Storage& fs = storages_[frontier_s];
+  Check(!fs.material, "assert not frontier_s.material");
+  Check(SetErase(region.frontier, frontier_s), "assert frontier_s.root_id in self.frontier");
+  const Region& reg = reverse ? fs.region_rev : fs.region;
+  if (&reg == &region) {
+    // The region absorbs itself (a cycle through aliases): its frontier and
+    // interior are unchanged but for frontier_s joining the interior.
+    summary_.heuristic_access_count += 1;
+    region.compute += fs.compute;
+    SetInsert(region.interior, frontier_s);
+    return;
+  }
+  SetUnion(region.frontier, reg.frontier);
+  StorageSet diff = SetDifference(reg.interior, region.interior);
+  SetInsert(diff, frontier_s);
+  for (StorageId x : diff) {
+    summary_.heuristic_access_count += 1;
+    region.compute += storages_[x].compute;
+  }
+  SetUnion(region.interior, diff);
+}
+
+// Region.rebuild: the evicted storages reachable from base, and the material
+// ones at their edge.
+void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
+  Check(storages_[base].material, "assert self.base.material");
+  region.Clear();
+  ++epoch_;
+  std::vector<StorageId>& stack = scratch_;
+  stack.clear();
+  stack.push_back(base);
+  const TensorId base_root = storages_[base].root_id;
+  while (!stack.empty()) {
+    StorageId s = stack.back();
+    stack.pop_back();
+    for (TensorId t : storages_[s].tensors) {
+      const std::vector<TensorId>& next = reverse ? tensors_[t].parents : tensors_[t].children;
+      for (TensorId u : next) {
+        summary_.heuristic_access_count += 1;
+        StorageId us = tensors_[u].storage;
+        const Storage& o = storages_[us];
+        if (o.material) {
+          if (o.root_id != base_root) region.frontier.push_back(us);
+          continue;
+        }
+        if (mark_[us] != epoch_) {
+          mark_[us] = epoch_;
+          region.compute += o.compute;
+          region.interior.push_back(us);
+          stack.push_back(us);
+        }
+      }
+    }
+  }
+  std::sort(region.interior.begin(), region.interior.end());
+  std::sort(region.frontier.begin(), region.frontier.end());
+  region.frontier.erase(std::unique(region.frontier.begin(), region.frontier.end()),
+                        region.frontier.end());
+}
+
+void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
+  const Tensor& t = tensors_[id];
+  if (direct) {
+    if (rematerialize)
+      summary_.remat_compute += operators_[t.op].compute;
+    else
+      summary_.model_compute += operators_[t.op].compute;
+  }
+  if (rematerialize && !t.is_alias) {
+    StorageStats& st = storages_[t.storage].stats;
+    if (direct)
+      st.direct_remat_count += 1;
+    else
+      st.collateral_remat_count += 1;
+  }
+}
+
+void Runtime::TBottleneck(TensorId id) {
+  // simrd compares op names such as "constant/3" with "constant": always
+  // unequal, so constants count too (QUIRKS.md, Q-CONSTANT-NAME).
+  const Tensor& t = tensors_[id];
+  Int req = operators_[t.op].total_size;
+  for (TensorId p : t.parents) req += (*operators_[tensors_[p].op].sizes)[tensors_[p].index];
+  summary_.bottleneck_memory = std::max(summary_.bottleneck_memory, req);
+}
+
+// RuntimeV*._compute.
+void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorId>* remat_siblings) {
+  const Tensor& t = tensors_[id];
+  for (TensorId p : t.parents) {
+    Check(tensors_[p].defined, "a parent Tensor is undefined");
+    if (!banishing_) Check(storages_[tensors_[p].storage].material, "a parent Tensor has immaterial storage");
+  }
+  const Operator& op = operators_[t.op];
+  Check(!OverBudget(op.total_size), "not enough memory to compute Tensor");
+  if (!banishing_) Check(!t.defined, "assert not t.defined");
+
+  std::vector<TensorId> dup_siblings;
+  remat_siblings->clear();
+  for (TensorId u : t.siblings) (tensors_[u].defined ? dup_siblings : *remat_siblings).push_back(u);
+  std::vector<StorageId> remat_storages;
+  for (TensorId u : t.siblings)
+    if (!storages_[tensors_[u].storage].material) remat_storages.push_back(tensors_[u].storage);
+  if (!storages_[t.storage].material) remat_storages.push_back(t.storage);
+
+  clock_ += op.compute;
+  memory_usage_ += op.total_size;
+  summary_.max_memory = std::max(summary_.max_memory, memory_usage_);
+
+  if (t.is_alias) Check(storages_[t.storage].material, "the underlying Storage of an alias was evicted");
+  storages_[t.storage].material = true;
+  tensors_[id].defined = true;
+  TCompute(id, rematerialize, true);
+  for (TensorId u : *remat_siblings) {
+    Tensor& ut = tensors_[u];
+    if (ut.is_alias) Check(storages_[ut.storage].material, "alias sibling of immaterial Storage");
+    storages_[ut.storage].material = true;
+    ut.defined = true;
+    TCompute(u, rematerialize, false);
+  }
+  for (TensorId u : dup_siblings) memory_usage_ -= (*op.sizes)[tensors_[u].index];
+  for (StorageId s : remat_storages) MakeEvictable(s);
+
+  if (regions_) {
+    StorageSet affected, affected_rev;
+    for (StorageId us : remat_storages) {
+      RegionRebuild(storages_[us].region, us, false);
+      RegionRebuild(storages_[us].region_rev, us, true);
+      SetUnion(affected, storages_[us].region_rev.frontier);
+      SetUnion(affected_rev, storages_[us].region.frontier);
+    }
+    for (StorageId s : affected) RegionRebuild(storages_[s].region, s, false);
+    for (StorageId s : affected_rev) RegionRebuild(storages_[s].region_rev, s, true);
+  }
+  if (eq_class_) {
+    for (StorageId sid : remat_storages) {
+      Storage& s = storages_[sid];
+      Check(s.ecn_state == EcnState::kNode, "assert s.meta.get('ecn', None) is not None");
+      Int pre = eq_forest_.GetValue(s.ecn);
+      eq_forest_.SetValue(s.ecn, pre - s.compute);
+      s.ecn = kNoEqNode;
+      s.ecn_state = EcnState::kNone;
+    }
+  }
+}
+
+// _materialize, recursive in simrd through evicted parents; here an explicit
+// stack of frames, so that chains of any depth cannot overflow the C++ stack.
+void Runtime::Materialize(TensorId t0, bool rematerialize0) {
+  size_t base = frames_.size();
+  BeginMaterialize(t0, rematerialize0);
+  while (frames_.size() > base) {
+    size_t fi = frames_.size() - 1;
+    if (frames_[fi].child_pending) {
+      Lock(tensors_[undefined_parents_[frames_[fi].next]].storage);
+      frames_[fi].next += 1;
+      frames_[fi].child_pending = false;
+    }
+    bool descended = false;
+    while (frames_[fi].next < frames_[fi].undefined_end) {
+      TensorId p = undefined_parents_[frames_[fi].next];
+      if (!tensors_[p].defined) {  // a sibling may have materialized it already
+        frames_[fi].child_pending = true;
+        BeginMaterialize(p, true);
+        descended = true;
+        break;
+      }
+      Lock(tensors_[p].storage);
+      frames_[fi].next += 1;
+    }
+    if (descended) continue;
+    Frame f = frames_[fi];
+    frames_.pop_back();
+    undefined_parents_.resize(f.undefined_begin);
+    FinishMaterialize(f);
+  }
+}
+
+void Runtime::BeginMaterialize(TensorId id, bool rematerialize) {
+  const Tensor& t = tensors_[id];
+  const Storage& ts = storages_[t.storage];
+  Check(!t.defined, "cannot materialize a defined Tensor");
+  Check(ts.material || ts.ref_int == 0, "a locked Storage is evicted");
+  if (banishing_) Check(!ts.banished, "assert not t.storage.meta['banished']");
+  if (observer_) observer_->OnPending(id, frames_.size());
+
+  for (TensorId p : t.parents) {
+    Storage& ps = storages_[tensors_[p].storage];
+    // V1 updates access times only of externally accessible storages.
+    if (!banishing_ || ps.ref_ext > 0) {
+      ps.last_access_int = Stamp::At(clock_);
+      if (!rematerialize) ps.last_access = Stamp::At(clock_);
+    }
+  }
+  for (TensorId p : t.parents)
+    if (tensors_[p].defined) Lock(tensors_[p].storage);
+  size_t begin = undefined_parents_.size();
+  for (TensorId p : tensors_[id].parents)
+    if (!tensors_[p].defined) undefined_parents_.push_back(p);
+  frames_.push_back(Frame{id, rematerialize, begin, undefined_parents_.size(), begin, false});
+}
+
+void Runtime::FinishMaterialize(const Frame& f) {
+  const TensorId id = f.t;
+  const Operator& op = operators_[tensors_[id].op];
+  if (OverBudget(op.total_size)) {
+    try {
+      Free(op.total_size);
+    } catch (const OutOfMemory&) {
+      if (observer_) observer_->OnOom(id, op.total_size);
+      throw;
+    }
+  }
+  std::vector<TensorId> remat_siblings;
+  ComputeTensor(id, f.rematerialize, &remat_siblings);
+
+  // Index-based, like Python's iteration over the live list: in V1 a banish
+  // below may remove entries of t.parents while this loop runs.
+  for (size_t i = 0; i < tensors_[id].parents.size(); ++i) {
+    StorageId ps = tensors_[tensors_[id].parents[i]].storage;
+    Unlock(ps);
+    if (banishing_) {
+      remat_siblings.push_back(id);
+      for (TensorId u : remat_siblings)
+        if (storages_[tensors_[u].storage].root_id != storages_[ps].root_id)
+          SetErase(storages_[ps].evicted_dependents, u);
+      remat_siblings.pop_back();
+      TryBanishV1(ps);
+    }
+  }
+
+  if (options_.remat_limit_int && summary_.remat_compute > *options_.remat_limit_int)
+    throw RematExceeded{};
+  if (options_.remat_limit && CompareIntDouble(summary_.remat_compute, *options_.remat_limit) > 0)
+    throw RematExceeded{};
+
+  TBottleneck(id);
+}
+
+// RuntimeV1._try_banish_V1: a storage no one can reach any more is evicted
+// for good, and its children are pinned.
+void Runtime::TryBanishV1(StorageId sid) {
+  {
+    Storage& s = storages_[sid];
+    if (s.ref_ext > 0 || !s.evicted_dependents.empty()) return;
+    for (TensorId t : s.tensors)
+      Check(tensors_[t].ref_ext == 0, "tried to banish a Storage with live Tensors");
+    if (s.material) {
+      if (s.ref_int > 0) s.ref_int = 0;
+      Evict(sid);
+    }
+  }
+  const TensorId root = storages_[sid].root_id;
+  std::vector<TensorId> tensors = storages_[sid].tensors;
+  for (TensorId t : tensors) {
+    for (TensorId p : tensors_[t].parents) {
+      Storage& ps = storages_[tensors_[p].storage];
+      if (root != ps.root_id) {
+        SetErase(ps.evicted_dependents, t);
+        auto& ch = tensors_[p].children;
+        auto it = std::find(ch.begin(), ch.end(), t);
+        Check(it != ch.end(), "p.children.remove(t): t not in list");
+        ch.erase(it);
+      }
+    }
+    std::vector<TensorId> children = tensors_[t].children;
+    for (TensorId c : children) {
+      if (root != storages_[tensors_[c].storage].root_id) {
+        auto& pa = tensors_[c].parents;
+        auto it = std::find(pa.begin(), pa.end(), t);
+        Check(it != pa.end(), "c.parents.remove(t): t not in list");
+        pa.erase(it);
+        Pin(c);
+      }
+    }
+  }
+  storages_[sid].banished = true;
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,61 @@
+// Telemetry (simrd/telemetry.py): summary counters, per-storage statistics,
+// and the stream of evictions, offered to observers as hooks.
+#ifndef DTRCHECK_SIM_TELEMETRY_H_
+#define DTRCHECK_SIM_TELEMETRY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <openssl/evp.h>
+
+#include "sim/py_arith.h"
+#include "sim/tensor.h"
+
+namespace dtrcheck {
+
+// Telemetry.SUMMARY_STATS.
+struct Summary {
+  Int model_compute = 0;
+  Int remat_compute = 0;
+  Int max_memory = 0;
+  Int model_const_memory = 0;
+  Int bottleneck_memory = 0;
+  Int heuristic_access_count = 0;
+  Int heuristic_eval_count = 0;
+};
+
+// Receives runtime events. The default implementations do nothing; the
+// diagnostics (diagnose, compare) and tests subclass it.
+class RuntimeObserver {
+ public:
+  virtual ~RuntimeObserver() = default;
+  virtual void OnEvict(Int /*clock*/, TensorId /*root_id*/) {}
+  // A Get/Pin/Compute command of the schedule is about to run.
+  virtual void OnCommand(size_t /*index*/) {}
+  // Just before the runtime raises out-of-memory.
+  virtual void OnOom(TensorId /*tensor*/, Int /*request*/) {}
+  // A tensor starts materializing (simrd's _T_pending); depth is the
+  // rematerialization recursion depth (0 for a model compute).
+  virtual void OnPending(TensorId /*tensor*/, size_t /*depth*/) {}
+};
+
+// The eviction stream's digest: SHA-256 over "<clock> <root_id>\n" lines.
+class EvictionDigest {
+ public:
+  EvictionDigest();
+  ~EvictionDigest();
+  EvictionDigest(const EvictionDigest&) = delete;
+  EvictionDigest& operator=(const EvictionDigest&) = delete;
+  void Add(Int clock, TensorId root_id);
+  std::string HexDigest();  // finishes the digest
+  int64_t count() const { return count_; }
+
+ private:
+  EVP_MD_CTX* ctx_;
+  int64_t count_ = 0;
+};
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_TELEMETRY_H_

@@ -1,0 +1,82 @@
+// Runtime objects (simrd/tensor.py): Operator, Tensor, Storage.
+//
+// A Storage is a buffer; a Tensor is a view on one (aliases share their
+// parent's storage). Storages are numbered in creation order; a storage's
+// root_id is the id of its first tensor, the number simrd reports.
+#ifndef DTRCHECK_SIM_TENSOR_H_
+#define DTRCHECK_SIM_TENSOR_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/graph.h"
+#include "sim/py_arith.h"
+#include "sim/region.h"
+
+namespace dtrcheck {
+
+using StorageId = int32_t;
+using EqNodeId = int32_t;
+constexpr EqNodeId kNoEqNode = -1;
+
+// A timestamp as simrd stores it: an int clock value, or -inf before the
+// first access (simrd initialises last_access to -math.inf).
+struct Stamp {
+  bool minus_inf = true;
+  Int value = 0;
+  static Stamp At(Int v) { return Stamp{false, v}; }
+};
+
+struct Operator {
+  Int compute = 0;
+  const std::vector<Int>* sizes = nullptr;      // owned by the Graph's GOp
+  const std::vector<int32_t>* aliases = nullptr;
+  const std::string* name = nullptr;
+  Int total_size = 0;
+  bool is_constant = false;  // name.split('/')[0] == 'constant'
+  int32_t outputs = 0;
+};
+
+struct Tensor {
+  std::vector<TensorId> parents;
+  std::vector<TensorId> siblings;
+  std::vector<TensorId> children;
+  int32_t index = 0;
+  OpId op = -1;
+  StorageId storage = -1;
+  bool defined = false;
+  bool is_alias = false;
+  int64_t ref_ext = 0;  // simrd's t.meta['ref_ext']
+};
+
+enum class EcnState : uint8_t { kAbsent, kNone, kNode };
+
+struct StorageStats {
+  int64_t evict_count = 0;
+  int64_t direct_remat_count = 0;
+  int64_t collateral_remat_count = 0;
+};
+
+struct Storage {
+  Int size = 0;
+  Int compute = 0;  // sum of the compute of its tensors' distinct ops
+  bool material = false;
+  bool pinned = false;
+  bool banished = false;  // RuntimeV1
+  std::vector<TensorId> tensors;  // tensors[0] is the root
+  int64_t ref_int = 0;
+  int64_t ref_ext = 0;
+  TensorId root_id = -1;
+  Stamp last_access, last_access_int, last_evict;
+  std::vector<TensorId> evicted_dependents;  // RuntimeV1; a set, kept sorted
+  Region region, region_rev;  // optimized runtimes with 'regions' heuristics
+  EcnState ecn_state = EcnState::kAbsent;
+  EqNodeId ecn = kNoEqNode;
+  int32_t pool_slot = -1;  // position in the storage pool, -1 if not evictable
+  StorageStats stats;
+};
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_TENSOR_H_

@@ -31,7 +31,13 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* opts, bool budget_op
 // Validates the textual options into opts->config. Throws CLI::ValidationError.
 void FinishSimulationOptions(SimulationOptions* opts);
 
-using Action = std::function<int()>;
+// A registered subcommand and what it does once the command line is parsed.
+// Run functions may throw TraceError, std::invalid_argument or
+// CLI::ValidationError; main turns them into a message and exit code 2.
+struct Action {
+  CLI::App* command;
+  std::function<int()> run;
+};
 Action AddRunCommand(CLI::App& app);
 
 }  // namespace dtrcheck

@@ -1,14 +1,18 @@
 // dtrcheck: differential and property-based verification of DTR eviction
 // policies against simrd.
 #include <iostream>
+#include <stdexcept>
 
 #include "cli/commands.h"
+#include "sim/parse.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"dtrcheck: a bit-exact C++ simrd, and tools to hunt DTR pathologies"};
   app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, dtrcheck::Action>> commands;
-  dtrcheck::Action run = dtrcheck::AddRunCommand(app);
+  // Each subcommand lives in cli/<name>_command.cc.
+  std::vector<dtrcheck::Action> actions = {
+      dtrcheck::AddRunCommand(app),
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -16,11 +20,15 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : dtrcheck::kExitBadInput;
   }
   try {
-    if (app.got_subcommand("run")) return run();
+    for (auto& action : actions)
+      if (action.command->parsed()) return action.run();
   } catch (const dtrcheck::TraceError& e) {
     std::cerr << "dtrcheck: " << e.what() << "\n";
     return dtrcheck::kExitBadInput;
   } catch (const std::invalid_argument& e) {
+    std::cerr << "dtrcheck: " << e.what() << "\n";
+    return dtrcheck::kExitBadInput;
+  } catch (const CLI::ValidationError& e) {
     std::cerr << "dtrcheck: " << e.what() << "\n";
     return dtrcheck::kExitBadInput;
   }

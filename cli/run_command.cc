@@ -83,13 +83,8 @@ Action AddRunCommand(CLI::App& app) {
   AddSimulationOptions(cmd, opts.get());
   cmd->add_flag("--json", *json, "print the record as one JSON object");
   cmd->add_flag("--stats", *stats, "include per-storage statistics in the JSON record");
-  return [opts, json, stats]() -> int {
-    try {
-      FinishSimulationOptions(opts.get());
-    } catch (const CLI::ValidationError& e) {
-      std::cerr << "dtrcheck run: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+  return {cmd, [opts, json, stats]() -> int {
+    FinishSimulationOptions(opts.get());
     opts->config.stats = *stats;
     Graph graph = ParseTraceFile(opts->trace, opts->parse);
     Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
@@ -111,7 +106,7 @@ Action AddRunCommand(CLI::App& app) {
                 << "digest      " << rec.eviction_digest << "\n";
     }
     return rec.status == Status::kError ? 1 : 0;
-  };
+  }};
 }
 
 }  // namespace dtrcheck

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dtrcheck needs, skipping those already present.
+set -euo pipefail
+packages=(build-essential cmake ninja-build python3 python3-attr libgtest-dev googletest
+          librapidcheck-dev nlohmann-json3-dev libcli11-dev libboost-dev libssl-dev)
+if [ "${DTRCHECK_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+# python3 may come from elsewhere (pyenv); what the oracle needs is attrs.
+if command -v python3 >/dev/null && python3 -c 'import attr' 2>/dev/null; then
+  missing=("${missing[@]/python3-attr}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "dtrcheck: installing ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -127,6 +127,12 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
   storages_.reserve(graph.tensors.size());
 }
 
+std::vector<TensorId> Runtime::PendingChain() const {
+  std::vector<TensorId> chain;
+  for (const Frame& f : frames_) chain.push_back(f.t);
+  return chain;
+}
+
 bool Runtime::OverBudget(Int extra) const {
   return options_.budget && memory_usage_ + extra > *options_.budget;
 }
@@ -268,7 +274,14 @@ void Runtime::Lock(StorageId sid) {
   Storage& s = storages_[sid];
   Check(s.material, "cannot lock evicted Storage");
   if (banishing_) Check(!s.banished, "cannot lock banished Storage");
-  if (s.ref_int == 0) Check(pool_.Remove(sid, storages_), "unevictable Storage that is not locked");
+  if (s.ref_int == 0) {
+    Check(pool_.Remove(sid, storages_), "unevictable Storage that is not locked");
+    locked_bytes_ += s.size;
+    if (locked_bytes_ > max_locked_bytes_) {
+      max_locked_bytes_ = locked_bytes_;
+      max_locked_clock_ = clock_;
+    }
+  }
   s.ref_int += 1;
 }
 
@@ -277,7 +290,10 @@ void Runtime::Unlock(StorageId sid) {
   Check(s.material, "cannot unlock evicted Storage");
   Check(s.ref_int > 0, "cannot unlock Storage with no locks");
   s.ref_int -= 1;
-  if (s.ref_int == 0) Check(pool_.Append(sid, storages_), "Storage was evictable while locked");
+  if (s.ref_int == 0) {
+    Check(pool_.Append(sid, storages_), "Storage was evictable while locked");
+    locked_bytes_ -= s.size;
+  }
 }
 
 void Runtime::Free(Int size) {
@@ -546,9 +562,9 @@ void Runtime::Materialize(TensorId t0, bool rematerialize0) {
     }
     if (descended) continue;
     Frame f = frames_[fi];
+    FinishMaterialize(f);  // with its frame still on the pending chain
     frames_.pop_back();
     undefined_parents_.resize(f.undefined_begin);
-    FinishMaterialize(f);
   }
 }
 
@@ -583,7 +599,7 @@ void Runtime::FinishMaterialize(const Frame& f) {
     try {
       Free(op.total_size);
     } catch (const OutOfMemory&) {
-      if (observer_) observer_->OnOom(id, op.total_size);
+      if (observer_) observer_->OnOom(*this, id, op.total_size);
       throw;
     }
   }
@@ -622,7 +638,10 @@ void Runtime::TryBanishV1(StorageId sid) {
     for (TensorId t : s.tensors)
       Check(tensors_[t].ref_ext == 0, "tried to banish a Storage with live Tensors");
     if (s.material) {
-      if (s.ref_int > 0) s.ref_int = 0;
+      if (s.ref_int > 0) {
+        s.ref_int = 0;
+        locked_bytes_ -= s.size;
+      }
       Evict(sid);
     }
   }

@@ -97,6 +97,13 @@ class Runtime {
   const std::optional<Int>& budget() const { return options_.budget; }
   EvictionDigest& digest() { return digest_; }
   int64_t distinct_evicted() const { return distinct_evicted_; }
+  // Bytes of material storages holding a lock (ref_int > 0; pins included),
+  // and the largest such total seen, with the clock when it was first seen.
+  Int locked_bytes() const { return locked_bytes_; }
+  Int max_locked_bytes() const { return max_locked_bytes_; }
+  Int max_locked_clock() const { return max_locked_clock_; }
+  // The tensors being materialized, outermost first (simrd's recursion).
+  std::vector<TensorId> PendingChain() const;
 
   // Storage.evicted_neighbors: counts one access per edge; result in
   // discovery order (parents then children, tensor by tensor).
@@ -162,6 +169,7 @@ class Runtime {
   EvictionDigest digest_;
   std::vector<uint8_t> ever_evicted_;
   int64_t distinct_evicted_ = 0;
+  Int locked_bytes_ = 0, max_locked_bytes_ = 0, max_locked_clock_ = 0;
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;

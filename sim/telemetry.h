@@ -25,6 +25,8 @@ struct Summary {
   Int heuristic_eval_count = 0;
 };
 
+class Runtime;
+
 // Receives runtime events. The default implementations do nothing; the
 // diagnostics (diagnose, compare) and tests subclass it.
 class RuntimeObserver {
@@ -33,8 +35,10 @@ class RuntimeObserver {
   virtual void OnEvict(Int /*clock*/, TensorId /*root_id*/) {}
   // A Get/Pin/Compute command of the schedule is about to run.
   virtual void OnCommand(size_t /*index*/) {}
-  // Just before the runtime raises out-of-memory.
-  virtual void OnOom(TensorId /*tensor*/, Int /*request*/) {}
+  // Just before the runtime raises out-of-memory while making room for
+  // `request` bytes to compute `tensor`; rt.PendingChain() is the chain of
+  // tensors being materialized, outermost first.
+  virtual void OnOom(const Runtime& /*rt*/, TensorId /*tensor*/, Int /*request*/) {}
   // A tensor starts materializing (simrd's _T_pending); depth is the
   // rematerialization recursion depth (0 for a model compute).
   virtual void OnPending(TensorId /*tensor*/, size_t /*depth*/) {}

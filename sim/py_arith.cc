@@ -203,6 +203,10 @@ double TrueDivide(Int a, Int b) {
 }
 
 double TrueDivideByProduct(Int a, Int b, Int c) {
+  // Both factors within int64: the product always fits (one 64x64 multiply).
+  if (b == static_cast<int64_t>(b) && c == static_cast<int64_t>(c)) {
+    return TrueDivide(a, static_cast<Int>(static_cast<int64_t>(b)) * static_cast<int64_t>(c));
+  }
   Int bc;
   if (!__builtin_mul_overflow(b, c, &bc)) return TrueDivide(a, bc);
   const bool negate = (a < 0) != ((b < 0) != (c < 0));

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "cli/trace_commands.h"
 #include "sim/parse.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,8 @@ int main(int argc, char** argv) {
   // Each subcommand lives in cli/<name>_command.cc.
   std::vector<dtrcheck::Action> actions = {
       dtrcheck::AddRunCommand(app),
+      dtrcheck::AddTracePathCommand(app),
+      dtrcheck::AddTracesCommand(app),
   };
   try {
     app.parse(argc, argv);

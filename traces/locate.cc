@@ -1,0 +1,170 @@
+#include "traces/locate.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+#include <openssl/evp.h>
+
+namespace dtrcheck {
+
+// traces/manifest.json, embedded by traces/CMakeLists.txt (manifest_data.cc).
+extern const char kTraceManifestJson[];
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<PublicTrace> LoadManifest() {
+  // The manifest is compiled in; a malformed one is a build defect, reported
+  // loudly rather than turned into an empty list.
+  auto j = nlohmann::json::parse(kTraceManifestJson);
+  std::vector<PublicTrace> out;
+  for (const auto& t : j.at("traces")) {
+    PublicTrace p;
+    p.name = t.at("name").get<std::string>();
+    p.file = t.at("file").get<std::string>();
+    p.sha256 = t.at("sha256").get<std::string>();
+    p.has_start = t.at("has_start").get<bool>();
+    p.model = t.at("model").get<std::string>();
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string EnvOr(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+std::string Absolute(const fs::path& p) {
+  std::error_code ec;
+  fs::path abs = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return (ec ? fs::absolute(p) : abs).string();
+}
+
+bool IsFile(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+}  // namespace
+
+const std::vector<PublicTrace>& PublicTraces() {
+  static const std::vector<PublicTrace> traces = LoadManifest();
+  return traces;
+}
+
+const PublicTrace* FindPublicTrace(std::string_view name) {
+  for (const auto& t : PublicTraces())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string PublicTraceNames() {
+  std::string out;
+  for (const auto& t : PublicTraces()) out += (out.empty() ? "" : ", ") + t.name;
+  return out;
+}
+
+std::vector<TraceDir> TraceSearchPath() {
+  if (const char* env = std::getenv("DTRCHECK_TRACES"); env && *env)
+    return {{Absolute(env), "$DTRCHECK_TRACES"}};
+  std::vector<TraceDir> dirs;
+#ifdef DTRCHECK_CONFIGURED_TRACES_DIR
+  if (std::string_view(DTRCHECK_CONFIGURED_TRACES_DIR).size() > 0)
+    dirs.push_back({Absolute(DTRCHECK_CONFIGURED_TRACES_DIR), "-DDTRCHECK_TRACES_DIR"});
+#endif
+#ifdef DTRCHECK_SOURCE_DIR
+  dirs.push_back({Absolute(fs::path(DTRCHECK_SOURCE_DIR) / ".." / "shared" / "traces"),
+                  "source tree (../shared/traces)"});
+#endif
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (!ec)
+    dirs.push_back({Absolute(cwd / ".." / "shared" / "traces"), "current directory (../shared/traces)"});
+  std::string home = EnvOr("HOME", ".");
+  std::string cache = EnvOr("XDG_CACHE_HOME", (fs::path(home) / ".cache").string());
+  dirs.push_back({Absolute(fs::path(cache) / "dtrcheck" / "traces"),
+                  "cache (filled by traces/fetch_traces.sh)"});
+  // The same directory reached two ways is searched once.
+  std::vector<TraceDir> unique;
+  for (auto& d : dirs) {
+    bool seen = false;
+    for (const auto& u : unique) seen = seen || u.path == d.path;
+    if (!seen) unique.push_back(std::move(d));
+  }
+  return unique;
+}
+
+std::string Sha256OfFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceLocateError(path + ": cannot open file");
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("OpenSSL: cannot initialise SHA-256");
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    if (in.gcount() > 0) EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) throw TraceLocateError(path + ": read error");
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(ctx.get(), digest, &length);
+  std::string hex;
+  char byte[3];
+  for (unsigned int i = 0; i < length; ++i) {
+    std::snprintf(byte, sizeof byte, "%02x", digest[i]);
+    hex += byte;
+  }
+  return hex;
+}
+
+LocatedTrace InspectPublicTrace(std::string_view name) {
+  const PublicTrace* trace = FindPublicTrace(name);
+  if (!trace)
+    throw TraceLocateError("unknown trace \"" + std::string(name) + "\"; known traces: " +
+                           PublicTraceNames());
+  LocatedTrace found;
+  found.trace = trace;
+  for (const auto& dir : TraceSearchPath()) {
+    fs::path p = fs::path(dir.path) / trace->file;
+    if (!IsFile(p)) continue;
+    found.path = p.string();
+    found.origin = dir.origin;
+    found.actual_sha256 = Sha256OfFile(found.path);
+    found.check = found.actual_sha256 == trace->sha256 ? TraceCheck::kVerified : TraceCheck::kMismatch;
+    break;
+  }
+  return found;
+}
+
+std::string LocatePublicTrace(std::string_view name) {
+  LocatedTrace found = InspectPublicTrace(name);
+  const PublicTrace& t = *found.trace;
+  if (found.check == TraceCheck::kMissing) {
+    std::string where;
+    for (const auto& dir : TraceSearchPath()) where += "\n  " + dir.path + "  [" + dir.origin + "]";
+    throw TraceLocateError("trace " + t.name + " (" + t.file + ") not found; searched:" + where +
+                           "\nSet DTRCHECK_TRACES to the directory holding the simrd logs, or run "
+                           "traces/fetch_traces.sh on a machine with internet access.");
+  }
+  if (found.check == TraceCheck::kMismatch)
+    throw TraceLocateError(found.path + ": SHA-256 mismatch for trace " + t.name + ": expected " +
+                           t.sha256 + ", found " + found.actual_sha256 +
+                           " (the file is not simrd's log; re-fetch it with traces/fetch_traces.sh)");
+  return found.path;
+}
+
+std::string ResolveTraceArgument(const std::string& argument) {
+  if (IsFile(argument)) return argument;
+  if (FindPublicTrace(argument)) return LocatePublicTrace(argument);
+  throw TraceLocateError("\"" + argument + "\" is neither a file nor a public trace name (" +
+                         PublicTraceNames() + ")");
+}
+
+}  // namespace dtrcheck

@@ -1,40 +1,43 @@
 #include "sim/region.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace dtrcheck {
 
-bool SetContains(const StorageSet& set, int32_t x) {
-  return std::binary_search(set.begin(), set.end(), x);
-}
-
-bool SetInsert(StorageSet& set, int32_t x) {
+bool SortedInsert(std::vector<int32_t>& set, int32_t x) {
   auto it = std::lower_bound(set.begin(), set.end(), x);
   if (it != set.end() && *it == x) return false;
   set.insert(it, x);
   return true;
 }
 
-bool SetErase(StorageSet& set, int32_t x) {
+bool SortedErase(std::vector<int32_t>& set, int32_t x) {
   auto it = std::lower_bound(set.begin(), set.end(), x);
   if (it == set.end() || *it != x) return false;
   set.erase(it);
   return true;
 }
 
-void SetUnion(StorageSet& into, const StorageSet& other) {
-  if (other.empty()) return;
-  StorageSet out;
-  out.reserve(into.size() + other.size());
-  std::set_union(into.begin(), into.end(), other.begin(), other.end(), std::back_inserter(out));
-  into.swap(out);
+void IdSet::EnsureSorted() {
+  if (!sorted_) {
+    std::sort(items_.begin(), items_.end());
+    sorted_ = true;
+  }
 }
 
-StorageSet SetDifference(const StorageSet& other, const StorageSet& base) {
-  StorageSet out;
-  std::set_difference(other.begin(), other.end(), base.begin(), base.end(), std::back_inserter(out));
-  return out;
+bool IdSet::Contains(int32_t x) {
+  EnsureSorted();
+  return std::binary_search(items_.begin(), items_.end(), x);
+}
+
+bool IdSet::Insert(int32_t x) {
+  EnsureSorted();
+  return SortedInsert(items_, x);
+}
+
+bool IdSet::Erase(int32_t x) {
+  EnsureSorted();
+  return SortedErase(items_, x);
 }
 
 }  // namespace dtrcheck

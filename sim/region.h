@@ -17,28 +17,53 @@
 
 namespace dtrcheck {
 
-// Sets of storages, as sorted vectors of StorageId (int32).
+// A set of storage ids. Python sets are unordered and what simrd computes
+// from them does not depend on the order (see Runtime::Evict for the one
+// place where it could). Rebuilt regions are filled by appending ids known
+// to be new; the vector is sorted lazily, on the first membership question,
+// and kept sorted after that (memmove is cheap next to hashing here).
+// A plain list of storage ids.
 using StorageSet = std::vector<int32_t>;
 
+class IdSet {
+ public:
+  const std::vector<int32_t>& items() const { return items_; }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  void Clear() {
+    items_.clear();
+    sorted_ = true;
+  }
+  // x must not be in the set.
+  void AppendNew(int32_t x) {
+    if (sorted_ && !items_.empty() && items_.back() > x) sorted_ = false;
+    items_.push_back(x);
+  }
+  bool Contains(int32_t x);
+  bool Insert(int32_t x);  // true if inserted
+  bool Erase(int32_t x);   // true if erased
+
+ private:
+  void EnsureSorted();
+  std::vector<int32_t> items_;
+  bool sorted_ = true;
+};
+
 struct Region {
-  StorageSet interior;
-  StorageSet frontier;
+  IdSet interior;
+  IdSet frontier;
   Int compute = 0;
 
   void Clear() {
-    interior.clear();
-    frontier.clear();
+    interior.Clear();
+    frontier.Clear();
     compute = 0;
   }
 };
 
-// Set helpers on sorted vectors.
-bool SetContains(const StorageSet& set, int32_t x);
-bool SetInsert(StorageSet& set, int32_t x);  // true if inserted
-bool SetErase(StorageSet& set, int32_t x);   // true if erased
-void SetUnion(StorageSet& into, const StorageSet& other);
-// other \ base, in sorted order.
-StorageSet SetDifference(const StorageSet& other, const StorageSet& base);
+// Sorted-vector sets, for the small sets of RuntimeV1 (evicted_dependents).
+bool SortedInsert(std::vector<int32_t>& set, int32_t x);  // true if inserted
+bool SortedErase(std::vector<int32_t>& set, int32_t x);   // true if erased
 
 }  // namespace dtrcheck
 

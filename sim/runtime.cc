@@ -181,7 +181,9 @@ void Runtime::Compute(OpId op_id) {
       Storage s;
       s.size = g.size[i];
       storages_.push_back(std::move(s));
+      material_.push_back(0);
       mark_.push_back(0);
+      mark2_.push_back(0);
       ever_evicted_.push_back(0);
     }
     Storage& s = storages_[sid];
@@ -194,6 +196,7 @@ void Runtime::Compute(OpId op_id) {
     s.ref_ext += 1;
     t.is_alias = id != s.root_id;
     tensors_.push_back(std::move(t));
+    tensor_storage_.push_back(sid);
   }
   for (int32_t i = 0; i < op.outputs; ++i) {
     Tensor& t = tensors_[first + i];
@@ -211,7 +214,7 @@ void Runtime::Compute(OpId op_id) {
       if (s.banished) Check(false, "assert not t.storage.meta['banished']");
       for (TensorId p : g.args) {
         Storage& ps = storages_[tensors_[p].storage];
-        if (s.root_id != ps.root_id) SetInsert(ps.evicted_dependents, id);
+        if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, id);
       }
     }
     if (eq_class_ && s.ecn_state == EcnState::kAbsent) {
@@ -320,7 +323,7 @@ void Runtime::Evict(StorageId sid) {
     Storage& s = storages_[sid];
     Check(s.ref_int == 0, "tried to evict locked Storage");
     if (!banishing_) Check(!s.pinned, "assert not s.pinned");
-    s.material = false;
+    SetMaterial(sid, false);
     if (!banishing_) s.last_evict = Stamp::At(clock_);
     memory_usage_ -= s.size;
     pool_.Remove(sid, storages_);
@@ -329,7 +332,7 @@ void Runtime::Evict(StorageId sid) {
       for (TensorId t : s.tensors)
         for (TensorId p : tensors_[t].parents) {
           Storage& ps = storages_[tensors_[p].storage];
-          if (s.root_id != ps.root_id) SetInsert(ps.evicted_dependents, t);
+          if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, t);
         }
     }
   }
@@ -338,9 +341,9 @@ void Runtime::Evict(StorageId sid) {
   if (regions_) {
     // Copies: absorbing may touch s's own regions when the storage graph has
     // a cycle through s (aliases), and simrd iterates the sets as they are.
-    StorageSet rev_frontier = storages_[sid].region_rev.frontier;
+    StorageSet rev_frontier = storages_[sid].region_rev.frontier.items();
     for (StorageId ps : rev_frontier) RegionAbsorb(storages_[ps].region, false, sid);
-    StorageSet frontier = storages_[sid].region.frontier;
+    StorageSet frontier = storages_[sid].region.frontier.items();
     for (StorageId cs : frontier) RegionAbsorb(storages_[cs].region_rev, true, sid);
     storages_[sid].region.Clear();
     storages_[sid].region_rev.Clear();
@@ -361,14 +364,14 @@ void Runtime::Evict(StorageId sid) {
 
 void Runtime::EvictedNeighbors(StorageId sid, std::vector<StorageId>* out) {
   out->clear();
-  ++epoch_;
+  const uint32_t seen = NextEpoch();
   const Storage& s = storages_[sid];
   auto visit = [&](TensorId u) {
     summary_.heuristic_access_count += 1;
     StorageId us = tensors_[u].storage;
     const Storage& o = storages_[us];
-    if (!o.material && o.root_id != s.root_id && mark_[us] != epoch_) {
-      mark_[us] = epoch_;
+    if (!o.material && o.root_id != s.root_id && mark_[us] != seen) {
+      mark_[us] = seen;
       out->push_back(us);
     }
   };
@@ -383,33 +386,45 @@ void Runtime::EvictedNeighborhood(StorageId sid, std::vector<StorageId>* out) {
   RegionRebuild(region, sid, false);
   RegionRebuild(region_rev, sid, true);
   out->clear();
-  std::set_union(region.interior.begin(), region.interior.end(), region_rev.interior.begin(),
-                 region_rev.interior.end(), std::back_inserter(*out));
+  uint32_t seen = NextEpoch();
+  for (const IdSet* set : {&region.interior, &region_rev.interior})
+    for (StorageId x : set->items())
+      if (mark_[x] != seen) {
+        mark_[x] = seen;
+        out->push_back(x);
+      }
 }
 
 // Region.absorb: called on the regions whose frontier holds the storage
-// frontier_s that was just evicted.
+// frontier_s that was just evicted. Costs O(|frontier_s's region|), as in
+// Python, not O(|region|).
 void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
   const Storage& fs = storages_[frontier_s];
   Check(!fs.material, "assert not frontier_s.material");
-  Check(SetErase(region.frontier, frontier_s), "assert frontier_s.root_id in self.frontier");
+  Check(region.frontier.Erase(frontier_s), "assert frontier_s.root_id in self.frontier");
   const Region& reg = reverse ? fs.region_rev : fs.region;
   if (&reg == &region) {
-    // The region absorbs itself (a cycle through aliases): its frontier and
-    // interior are unchanged but for frontier_s joining the interior.
+    // The region absorbs itself (a cycle through aliases): the frontier
+    // update and the interior difference are empty; frontier_s is added.
     summary_.heuristic_access_count += 1;
     region.compute += fs.compute;
-    SetInsert(region.interior, frontier_s);
+    region.interior.Insert(frontier_s);
     return;
   }
-  SetUnion(region.frontier, reg.frontier);
-  StorageSet diff = SetDifference(reg.interior, region.interior);
-  SetInsert(diff, frontier_s);
+  for (StorageId x : reg.frontier.items()) region.frontier.Insert(x);
+  // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s)
+  StorageSet& diff = scratch2_;
+  diff.clear();
+  for (StorageId x : reg.interior.items())
+    if (!region.interior.Contains(x)) diff.push_back(x);
+  bool fs_in_diff = false;
+  for (StorageId x : diff) fs_in_diff = fs_in_diff || x == frontier_s;
+  if (!fs_in_diff) diff.push_back(frontier_s);
   for (StorageId x : diff) {
     summary_.heuristic_access_count += 1;
     region.compute += storages_[x].compute;
   }
-  SetUnion(region.interior, diff);
+  for (StorageId x : diff) region.interior.Insert(x);
 }
 
 // Region.rebuild: the evicted storages reachable from base, and the material
@@ -417,37 +432,61 @@ void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
 void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
   Check(storages_[base].material, "assert self.base.material");
   region.Clear();
-  ++epoch_;
+  uint32_t visited = NextEpoch();
+  uint32_t on_frontier = NextEpoch2();
   std::vector<StorageId>& stack = scratch_;
   stack.clear();
   stack.push_back(base);
-  const TensorId base_root = storages_[base].root_id;
+  Int accesses = 0;
+  // The hot loop of the simulation: it reads the compact per-tensor storage
+  // and per-storage material arrays rather than the large structs. Distinct
+  // storages have distinct root ids, so "root_id != base.root_id" is "!= base".
   while (!stack.empty()) {
     StorageId s = stack.back();
     stack.pop_back();
     for (TensorId t : storages_[s].tensors) {
       const std::vector<TensorId>& next = reverse ? tensors_[t].parents : tensors_[t].children;
+      accesses += next.size();
       for (TensorId u : next) {
-        summary_.heuristic_access_count += 1;
-        StorageId us = tensors_[u].storage;
-        const Storage& o = storages_[us];
-        if (o.material) {
-          if (o.root_id != base_root) region.frontier.push_back(us);
+        StorageId us = tensor_storage_[u];
+        if (material_[us]) {
+          if (us != base && mark2_[us] != on_frontier) {
+            mark2_[us] = on_frontier;
+            region.frontier.AppendNew(us);
+          }
           continue;
         }
-        if (mark_[us] != epoch_) {
-          mark_[us] = epoch_;
-          region.compute += o.compute;
-          region.interior.push_back(us);
+        if (mark_[us] != visited) {
+          mark_[us] = visited;
+          region.compute += storages_[us].compute;
+          region.interior.AppendNew(us);
           stack.push_back(us);
         }
       }
     }
   }
-  std::sort(region.interior.begin(), region.interior.end());
-  std::sort(region.frontier.begin(), region.frontier.end());
-  region.frontier.erase(std::unique(region.frontier.begin(), region.frontier.end()),
-                        region.frontier.end());
+  summary_.heuristic_access_count += accesses;
+}
+
+void Runtime::SetMaterial(StorageId s, bool material) {
+  storages_[s].material = material;
+  material_[s] = material;
+}
+
+uint32_t Runtime::NextEpoch() {
+  if (++epoch_ == 0) {  // wrapped: forget every old mark
+    std::fill(mark_.begin(), mark_.end(), 0);
+    epoch_ = 1;
+  }
+  return epoch_;
+}
+
+uint32_t Runtime::NextEpoch2() {
+  if (++epoch2_ == 0) {
+    std::fill(mark2_.begin(), mark2_.end(), 0);
+    epoch2_ = 1;
+  }
+  return epoch2_;
 }
 
 void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
@@ -500,13 +539,13 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorI
   summary_.max_memory = std::max(summary_.max_memory, memory_usage_);
 
   if (t.is_alias) Check(storages_[t.storage].material, "the underlying Storage of an alias was evicted");
-  storages_[t.storage].material = true;
+  SetMaterial(t.storage, true);
   tensors_[id].defined = true;
   TCompute(id, rematerialize, true);
   for (TensorId u : *remat_siblings) {
     Tensor& ut = tensors_[u];
     if (ut.is_alias) Check(storages_[ut.storage].material, "alias sibling of immaterial Storage");
-    storages_[ut.storage].material = true;
+    SetMaterial(ut.storage, true);
     ut.defined = true;
     TCompute(u, rematerialize, false);
   }
@@ -518,8 +557,20 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorI
     for (StorageId us : remat_storages) {
       RegionRebuild(storages_[us].region, us, false);
       RegionRebuild(storages_[us].region_rev, us, true);
-      SetUnion(affected, storages_[us].region_rev.frontier);
-      SetUnion(affected_rev, storages_[us].region.frontier);
+    }
+    // Set unions of the new frontiers; mark2_ dedupes one, mark_ the other.
+    uint32_t in_affected = NextEpoch2(), in_affected_rev = NextEpoch();
+    for (StorageId us : remat_storages) {
+      for (StorageId x : storages_[us].region_rev.frontier.items())
+        if (mark2_[x] != in_affected) {
+          mark2_[x] = in_affected;
+          affected.push_back(x);
+        }
+      for (StorageId x : storages_[us].region.frontier.items())
+        if (mark_[x] != in_affected_rev) {
+          mark_[x] = in_affected_rev;
+          affected_rev.push_back(x);
+        }
     }
     for (StorageId s : affected) RegionRebuild(storages_[s].region, s, false);
     for (StorageId s : affected_rev) RegionRebuild(storages_[s].region_rev, s, true);
@@ -615,7 +666,7 @@ void Runtime::FinishMaterialize(const Frame& f) {
       remat_siblings.push_back(id);
       for (TensorId u : remat_siblings)
         if (storages_[tensors_[u].storage].root_id != storages_[ps].root_id)
-          SetErase(storages_[ps].evicted_dependents, u);
+          SortedErase(storages_[ps].evicted_dependents, u);
       remat_siblings.pop_back();
       TryBanishV1(ps);
     }
@@ -651,7 +702,7 @@ void Runtime::TryBanishV1(StorageId sid) {
     for (TensorId p : tensors_[t].parents) {
       Storage& ps = storages_[tensors_[p].storage];
       if (root != ps.root_id) {
-        SetErase(ps.evicted_dependents, t);
+        SortedErase(ps.evicted_dependents, t);
         auto& ch = tensors_[p].children;
         auto it = std::find(ch.begin(), ch.end(), t);
         Check(it != ch.end(), "p.children.remove(t): t not in list");

@@ -173,8 +173,16 @@ class Runtime {
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
-  std::vector<uint32_t> mark_;  // per storage: epoch of the last visit
-  uint32_t epoch_ = 0;
+  // Per-storage visit marks for set operations; an epoch number marks a
+  // storage as "in the set being built" without clearing the array.
+  std::vector<uint32_t> mark_, mark2_;
+  uint32_t epoch_ = 0, epoch2_ = 0;
+  uint32_t NextEpoch();
+  // Storage::material and its compact mirror material_, written together.
+  void SetMaterial(StorageId s, bool material);
+  std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact
+  std::vector<uint8_t> material_;
+  uint32_t NextEpoch2();
   std::vector<StorageId> scratch_, scratch2_;
 };
 

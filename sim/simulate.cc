@@ -90,6 +90,7 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
     rec.status = Status::kError;
     rec.message = e.what();
   }
+  if (observer) observer->OnFinish(rt);
   const Summary& s = rt.summary();
   rec.clock = rt.clock();
   rec.model_compute = s.model_compute;

@@ -42,6 +42,9 @@ class RuntimeObserver {
   // A tensor starts materializing (simrd's _T_pending); depth is the
   // rematerialization recursion depth (0 for a model compute).
   virtual void OnPending(TensorId /*tensor*/, size_t /*depth*/) {}
+  // The run has ended (ok, oom, thrashed or a simrd assertion); `rt` holds
+  // the final state, e.g. rt.max_locked_bytes(). Called by Simulate.
+  virtual void OnFinish(const Runtime& /*rt*/) {}
 };
 
 // The eviction stream's digest: SHA-256 over "<clock> <root_id>\n" lines.

@@ -178,7 +178,9 @@ TraceLog Reader::Run(std::string_view text) {
       log.instrs.push_back(TraceInstr::Constant(name, Number(m, "MEMORY")));
     } else if (l.kind == "CALL") {
       std::vector<TraceResult> results;
+      std::string name = String(l, "NAME");
       std::vector<std::string> args = Names(l, "ARGS");
+      Int time = Number(l, "TIME");
       for (const auto& r : Names(l, "RESULT")) {
         const Line& m = Expect(i++, "MEMORY", r, l.number);
         const Line& a = Expect(i++, "ALIAS", r, l.number);
@@ -187,8 +189,7 @@ TraceLog Reader::Run(std::string_view text) {
           Fail(a.number, "ALIAS must be -1 or an index into the CALL's arguments");
         results.push_back({r, Number(m, "MEMORY"), static_cast<int32_t>(alias)});
       }
-      log.instrs.push_back(TraceInstr::Call(String(l, "NAME"), std::move(args), std::move(results),
-                                            Number(l, "TIME")));
+      log.instrs.push_back(TraceInstr::Call(std::move(name), std::move(args), std::move(results), time));
     } else if (l.kind == "MUTATE") {
       std::vector<std::string> args = Names(l, "ARGS");
       std::vector<int32_t> mutate;

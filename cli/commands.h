@@ -39,6 +39,7 @@ struct Action {
   std::function<int()> run;
 };
 Action AddRunCommand(CLI::App& app);
+Action AddReplayCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

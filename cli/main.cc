@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   // Each subcommand lives in cli/<name>_command.cc.
   std::vector<dtrcheck::Action> actions = {
       dtrcheck::AddRunCommand(app),
+      dtrcheck::AddReplayCommand(app),
       dtrcheck::AddTracePathCommand(app),
       dtrcheck::AddTracesCommand(app),
   };

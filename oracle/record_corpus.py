@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Records simrd's results for the parity corpus (corpus/oracle/*.jsonl).
+
+Each output line is one configuration:
+  {"trace": NAME, "trace_sha256": ..., "config": {...}, "record": {...},
+   "command": "the oracle command that produced it"}
+`dtrcheck replay corpus/oracle/NAME.jsonl` replays every line through the C++
+simulator and compares the records field by field (ctest does this).
+
+Usage: oracle/record_corpus.py [--traces DIR] [--only NAME,...] [--out DIR]
+Needs simrd (see oracle/README.md). The configuration grid is below; it is
+deterministic, so re-running reproduces the same corpus.
+"""
+import argparse, hashlib, json, os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+RUNTIMES = ["RuntimeV1", "RuntimeV2", "RuntimeV2Eager", "RuntimeV2Optimized",
+            "RuntimeV2EagerOptimized"]
+HEURISTICS = ["DTR", "DTREqClass", "DTRLocal", "DTRUnopt", "MSPS", "LRU", "LargestStorage",
+              "RandomStorage", "AbESizeStale", "AbESize", "AbEStale", "AbE", "AbEqSizeStale",
+              "AbEqSize", "AbEqStale", "AbEq", "AbLocalSizeStale", "AbLocalSize", "AbLocalStale",
+              "AbLocal", "AbSizeStale", "AbSize", "AbStale", "AbRandom"]
+
+# Small traces: every runtime x heuristic; big ones: the paper's configuration
+# and a few heuristics, from near the feasibility floor up to 1.0.
+GRIDS = {
+    "unet": dict(all_pairs=True, ratios=[0.1, 0.3, 0.6, 1.0], limits=[None, 2.0]),
+    "resnet32": dict(all_pairs=True, ratios=[0.1, 0.104, 0.3, 0.6, 1.0], limits=[None, 2.0]),
+    "transformer": dict(all_pairs=False, ratios=[0.1, 0.2, 0.4, 0.7, 1.0], limits=[None, 1.5]),
+    "densenet121": dict(all_pairs=False, ratios=[0.1, 0.2, 0.4, 0.7, 1.0], limits=[None, 1.5]),
+    "inceptionv4": dict(all_pairs=False, ratios=[0.1, 0.2, 0.4, 0.7, 1.0], limits=[None, 1.5]),
+    "treelstm": dict(all_pairs=False, ratios=[0.2, 0.5, 1.0], limits=[None, 1.2]),
+    "lstm": dict(all_pairs=False, ratios=[0.2, 0.5, 1.0], limits=[None, 1.2]),
+    "unroll_gan": dict(all_pairs=False, ratios=[0.2, 0.5, 1.0], limits=[None, 1.2]),
+}
+FEW = [("RuntimeV2EagerOptimized", "DTR"), ("RuntimeV2EagerOptimized", "DTRLocal"),
+       ("RuntimeV2EagerOptimized", "LRU"), ("RuntimeV2Optimized", "MSPS"),
+       ("RuntimeV2EagerOptimized", "DTREqClass"), ("RuntimeV1", "DTRUnopt")]
+
+
+def configs_for(name):
+    g = GRIDS[name]
+    pairs = [(r, h) for r in RUNTIMES for h in HEURISTICS] if g["all_pairs"] else FEW
+    out = []
+    for ratio in g["ratios"]:
+        for limit in g["limits"]:
+            for rt, h in pairs:
+                if not g["all_pairs"] and limit is not None and (rt, h) != FEW[0]:
+                    continue  # big traces: limits only for the paper's pair
+                c = {"runtime": rt, "heuristic": h, "ratio": ratio, "stats": True}
+                if limit is not None:
+                    c["overhead_limit"] = limit
+                if h in ("RandomStorage", "AbRandom"):
+                    c["seed"] = 1
+                out.append(c)
+    return out
+
+
+LOCAL_GRID = dict(all_pairs=True, ratios=[0.2, 0.35, 0.5, 0.8, 1.0], limits=[None, 1.5])
+
+
+def record(name, path, cfgs, out_dir, trace_ref):
+    """Runs cfgs through the oracle on path; writes out_dir/name.jsonl atomically."""
+    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    cmd = ["python3", "oracle/simrd_oracle.py", "batch", trace_ref]
+    print(f"{name}: {len(cfgs)} configurations", file=sys.stderr, flush=True)
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "simrd_oracle.py"), "batch", path],
+                          input="".join(json.dumps(c) + "\n" for c in cfgs),
+                          capture_output=True, text=True)
+    recs = [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
+    if len(recs) != len(cfgs):
+        sys.exit(f"{name}: oracle printed {len(recs)} records for {len(cfgs)} configs\n{proc.stderr}")
+    tmp = os.path.join(out_dir, name + ".jsonl.tmp")
+    with open(tmp, "w") as f:
+        for c, r in zip(cfgs, recs):
+            line = {"trace": name, "trace_sha256": sha, "config": c, "record": r,
+                    "command": " ".join(cmd) + "  <<< " + json.dumps(c)}
+            if not trace_ref.startswith("traces:"):
+                line["trace_file"] = os.path.relpath(path, out_dir)
+            f.write(json.dumps(line) + "\n")
+    os.replace(tmp, os.path.join(out_dir, name + ".jsonl"))  # atomic
+    statuses = {}
+    for r in recs:
+        k = r.get("status", "refused")
+        statuses[k] = statuses.get(k, 0) + 1
+    print(f"{name}: {statuses}", file=sys.stderr, flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--local", nargs="*", default=None,
+                    help="record these small trace files (all pairs) instead of the public traces")
+    ap.add_argument("--traces", default=os.environ.get("DTRCHECK_TRACES",
+                                                       os.path.join(REPO, "..", "shared", "traces")))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--out", default=os.path.join(REPO, "corpus", "oracle"))
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.local is not None:
+        saved = GRIDS.get("local")
+        GRIDS["local"] = LOCAL_GRID
+        for path in args.local:
+            name = "local_" + os.path.splitext(os.path.basename(path))[0]
+            record(name, os.path.abspath(path), configs_for("local"), args.out,
+                   os.path.relpath(os.path.abspath(path), REPO))
+        return
+    manifest = json.load(open(os.path.join(REPO, "traces", "manifest.json")))
+    only = set(filter(None, args.only.split(",")))
+    for e in manifest["traces"]:
+        name = e["name"]
+        if name not in GRIDS or (only and name not in only):
+            continue
+        record(name, os.path.join(args.traces, e["file"]), configs_for(name), args.out,
+               "traces:" + e["file"])
+
+
+if __name__ == "__main__":
+    main()

@@ -75,9 +75,18 @@ Int GapFromFractionOfPeak(double fraction, Int peak);
 
 // The state of the runtime when it ran out of memory.
 struct OomDetails {
-  TensorId tensor = -1;      // being computed; its simrd id
-  std::string tensor_name;   // its name in the log
-  Int request = 0;           // bytes of its op's outputs
+  // The tensor whose op's outputs could not be allocated (simrd's
+  // _materialize(t) calling _free(t.op.total_size)): simrd id, log name, op.
+  TensorId tensor = -1;
+  std::string tensor_name;
+  std::string op_name;
+  Int request = 0;           // t.op.total_size: all outputs of its op
+  // The tensor whose materialization started last (simrd's _T_pending),
+  // usually a parent of `tensor` rematerialized just before the failure.
+  // background.md names this one "the tensor being computed" at ResNet-32
+  // 0.104 (x7977, id 190); the failing request is that of its child x7984.
+  TensorId last_started = -1;
+  std::string last_started_name;
   Int budget = 0;
   Int resident = 0;          // memory_usage
   Int pool_bytes = 0;        // the evictable pool

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "cli/sweep_commands.h"
 #include "cli/trace_commands.h"
 #include "sim/parse.h"
 
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddReplayCommand(app),
       dtrcheck::AddTracePathCommand(app),
       dtrcheck::AddTracesCommand(app),
+      dtrcheck::AddSweepCommand(app),
   };
   try {
     app.parse(argc, argv);

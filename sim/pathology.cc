@@ -1,11 +1,10 @@
 #include "sim/pathology.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
+#include "sim/format.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -91,19 +90,11 @@ class OkOverheadMax {
   std::vector<std::vector<double>> table_;  // table_[k][p] = max of v[p .. p + 2^k)
 };
 
-std::string ShortestDouble(double v) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, end);
-}
-
 std::string DescribeEnd(const FindingEnd& e) {
   std::string s;
   if (e.ratio) s += "ratio " + ShortestDouble(*e.ratio) + " ";
-  s += "(budget " + IntToString(e.budget) + ") " + StatusName(e.status);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, " %.3fx", e.overhead);
-  return s + buf;
+  return s + "(budget " + IntToString(e.budget) + ") " + StatusName(e.status) + " " +
+         Fixed(e.overhead, 3) + "x";
 }
 
 // Tracks the runtime's state for Diagnose.
@@ -161,9 +152,7 @@ std::string DescribeFinding(const Finding& f) {
   std::string s = std::string(FindingKindName(f.kind)) + ": " + DescribeEnd(f.low) + " -> " +
                   DescribeEnd(f.high);
   if (f.kind != FindingKind::kInversion) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " (factor %.2f)", f.factor);
-    s += buf;
+    s += " (factor " + Fixed(f.factor, 2) + ")";
   }
   return s;
 }

@@ -1,0 +1,39 @@
+#include "cli/grid_options.h"
+
+#include <stdexcept>
+#include <thread>
+
+namespace dtrcheck {
+
+void AddGridOptions(CLI::App* cmd, GridOptions* o) {
+  cmd->add_option("--from", o->from, "first budget: a ratio of the baseline peak (bytes with --bytes)");
+  cmd->add_option("--to", o->to, "last budget, inclusive when on the grid");
+  cmd->add_option("--step", o->step, "grid step; ratio points are the exact decimals from + i*step");
+  cmd->add_flag("--bytes", o->bytes, "--from/--to/--step are budgets in bytes, not ratios");
+  cmd->add_option("--jobs,-j", o->jobs, "worker threads (0: one per hardware thread); output does not depend on it")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+}
+
+std::vector<BudgetSpec> GridBudgets(const GridOptions& o) {
+  if (o.from.empty() || o.to.empty() || o.step.empty())
+    throw CLI::ValidationError("--from/--to/--step", "all three are required");
+  try {
+    if (!o.bytes) return RatioBudgets(RatioGrid(o.from, o.to, o.step));
+    auto parse = [](const std::string& text, const char* name) {
+      auto v = ParseInt(text);
+      if (!v) throw CLI::ValidationError(name, "expected a number of bytes, got \"" + text + "\"");
+      return *v;
+    };
+    return ByteBudgets(ByteGrid(parse(o.from, "--from"), parse(o.to, "--to"), parse(o.step, "--step")));
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError("--from/--to/--step", e.what());
+  }
+}
+
+int EffectiveJobs(const GridOptions& o) {
+  if (o.jobs > 0) return o.jobs;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace dtrcheck

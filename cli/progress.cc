@@ -1,0 +1,36 @@
+#include "cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace dtrcheck {
+
+ProgressBar::ProgressBar(std::string label, size_t total)
+    : label_(std::move(label)), total_(total), enabled_(isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+ProgressBar::~ProgressBar() {
+  if (drawn_) std::fprintf(stderr, "\r\033[K");
+}
+
+void ProgressBar::Update(size_t done) {
+  if (!enabled_ || total_ == 0) return;
+  auto now = std::chrono::steady_clock::now();
+  // Redrawing more than ~10 times a second only costs time.
+  if (drawn_ && done < total_ && now - last_ < std::chrono::milliseconds(100)) return;
+  last_ = now;
+  const int width = 30;
+  int filled = static_cast<int>(width * done / total_);
+  double elapsed = std::chrono::duration<double>(now - start_).count();
+  std::string bar(filled, '=');
+  bar.resize(width, ' ');
+  std::fprintf(stderr, "\r\033[K%s [%s] %zu/%zu  %.0fs", label_.c_str(), bar.c_str(), done, total_,
+               elapsed);
+  if (done > 0 && done < total_)
+    std::fprintf(stderr, ", ~%.0fs left", elapsed / done * (total_ - done));
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,14 @@
+// The sweep family of subcommands: sweep, diagnose, compare, scan, reproduce
+// (cli/<name>_command.cc).
+#ifndef DTRCHECK_CLI_SWEEP_COMMANDS_H_
+#define DTRCHECK_CLI_SWEEP_COMMANDS_H_
+
+#include "cli/commands.h"
+
+namespace dtrcheck {
+
+Action AddSweepCommand(CLI::App& app);
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_CLI_SWEEP_COMMANDS_H_

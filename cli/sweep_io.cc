@@ -1,0 +1,154 @@
+#include "cli/sweep_io.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+#include "sim/format.h"
+#include "sim/heuristic.h"
+#include "sim/record_read.h"
+
+namespace dtrcheck {
+
+namespace {
+
+std::string Pad(std::string s, size_t width) {
+  if (s.size() < width) s.resize(width, ' ');
+  return s;
+}
+
+std::string RatioText(const RunRecord& r) {
+  return r.config.ratio ? ShortestDouble(*r.config.ratio) : "-";
+}
+
+}  // namespace
+
+SweepFormat ParseSweepFormat(const std::string& name) {
+  if (name == "table") return SweepFormat::kTable;
+  if (name == "csv") return SweepFormat::kCsv;
+  if (name == "jsonl") return SweepFormat::kJsonl;
+  throw CLI::ValidationError("--format", "expected table, csv or jsonl, got \"" + name + "\"");
+}
+
+std::string SweepHeader(SweepFormat format, bool with_heuristic) {
+  switch (format) {
+    case SweepFormat::kTable:
+      return (with_heuristic ? Pad("heuristic", 18) : "") + Pad("ratio", 9) + Pad("budget", 15) +
+             Pad("status", 10) + "overhead\n";
+    case SweepFormat::kCsv:
+      return std::string(with_heuristic ? "heuristic," : "") +
+             "ratio,budget,status,overhead,clock,remat_compute,evictions,distinct_evicted\n";
+    case SweepFormat::kJsonl:
+      return "";
+  }
+  return "";
+}
+
+std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic) {
+  switch (format) {
+    case SweepFormat::kTable:
+      return (with_heuristic ? Pad(r.config.heuristic, 18) : "") + Pad(RatioText(r), 9) +
+             Pad(IntToString(r.budget), 15) + Pad(StatusName(r.status), 10) +
+             (r.status == Status::kOk ? Fixed(r.Overhead(), 3) : "-") + "\n";
+    case SweepFormat::kCsv:
+      return (with_heuristic ? r.config.heuristic + "," : "") +
+             (r.config.ratio ? ShortestDouble(*r.config.ratio) : "") + "," + IntToString(r.budget) +
+             "," + StatusName(r.status) + "," + ShortestDouble(r.Overhead()) + "," +
+             IntToString(r.clock) + "," + IntToString(r.remat_compute) + "," +
+             std::to_string(r.evictions) + "," + std::to_string(r.distinct_evicted) + "\n";
+    case SweepFormat::kJsonl:
+      return RecordToJson(r).dump() + "\n";
+  }
+  return "";
+}
+
+Json PointIdentity(const RunRecord& r) {
+  Json full = RecordToJson(r);
+  Json id;
+  for (const char* k : {"runtime", "heuristic", "ratio", "budget", "remat_limit", "seed",
+                        "baseline_peak", "baseline_compute"})
+    id[k] = full[k];
+  id["stats"] = full.contains("storage_stats");
+  return id;
+}
+
+Json ExpectedIdentity(const RunConfig& config, const BudgetSpec& spec, const Baseline& baseline) {
+  RunRecord r;
+  r.config = WithBudget(config, spec);
+  r.budget = spec.Resolve(baseline);
+  r.baseline = baseline;
+  if (config.overhead_limit)
+    r.remat_limit_float = IntToDouble(baseline.compute) * (*config.overhead_limit - 1.0);
+  else if (config.remat_limit)
+    r.remat_limit_int = *config.remat_limit;
+  if (IsRandomHeuristic(config.heuristic) || config.seed) r.seed_used = config.seed.value_or(0);
+  return PointIdentity(r);
+}
+
+std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths) {
+  std::vector<RunRecord> all;
+  for (const auto& p : paths)
+    for (auto& r : ReadRecordsJsonl(p)) all.push_back(std::move(r));
+  if (all.empty()) return all;
+  // Everything but the heuristic, ratio and budget must agree.
+  auto shared = [](const RunRecord& r) {
+    Json id = PointIdentity(r);
+    for (const char* k : {"heuristic", "ratio", "budget"}) id.erase(k);
+    return id;
+  };
+  const Json first = shared(all[0]);
+  std::map<std::string, size_t> heuristic_order;
+  for (const auto& r : all) {
+    if (shared(r) != first)
+      throw std::invalid_argument("cannot merge records of different sweeps: " + shared(r).dump() +
+                                  " vs " + first.dump());
+    heuristic_order.emplace(r.config.heuristic, heuristic_order.size());
+  }
+  auto key = [&](const RunRecord& r) {
+    return std::make_tuple(heuristic_order[r.config.heuristic], r.budget, r.config.ratio.value_or(-1.0));
+  };
+  std::stable_sort(all.begin(), all.end(),
+                   [&](const RunRecord& a, const RunRecord& b) { return key(a) < key(b); });
+  std::vector<RunRecord> out;
+  for (auto& r : all) {
+    if (!out.empty() && key(out.back()) == key(r)) {
+      if (RecordToJson(out.back()) != RecordToJson(r))
+        throw std::invalid_argument("two different records for one point: " + PointIdentity(r).dump());
+      continue;
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path), stdout_(&std::cout) {
+  if (path.empty() || path == "-") return;
+  partial_ = path + ".partial";
+  file_ = std::make_unique<std::ofstream>(partial_, std::ios::binary | std::ios::trunc);
+  if (!*file_) throw std::invalid_argument(partial_ + ": cannot write");
+}
+
+OutputFile::~OutputFile() {
+  if (file_) {
+    file_->close();
+    std::remove(partial_.c_str());
+  }
+}
+
+void OutputFile::Commit() {
+  if (!file_) {
+    std::cout.flush();
+    return;
+  }
+  file_->close();
+  if (!*file_) throw std::invalid_argument(partial_ + ": write failed");
+  if (std::rename(partial_.c_str(), path_.c_str()) != 0)
+    throw std::invalid_argument("cannot rename " + partial_ + " to " + path_);
+  file_.reset();
+}
+
+}  // namespace dtrcheck

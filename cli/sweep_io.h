@@ -1,0 +1,65 @@
+// The output side of `dtrcheck sweep`: formats, the file written, and the
+// identity of a point used to resume and merge sweeps.
+#ifndef DTRCHECK_CLI_SWEEP_IO_H_
+#define DTRCHECK_CLI_SWEEP_IO_H_
+
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/record.h"
+#include "sim/simulate.h"
+#include "sim/sweep.h"
+
+namespace dtrcheck {
+
+enum class SweepFormat { kTable, kCsv, kJsonl };
+// "table", "csv" or "jsonl"; throws CLI::ValidationError otherwise.
+SweepFormat ParseSweepFormat(const std::string& name);
+
+// table: ratio, budget, status, overhead (3 decimals, ok runs only: an oom
+//        or thrashed run stopped early);
+// csv:   the same and clock, remat_compute, evictions, distinct_evicted,
+//        with the overhead of every run at full precision;
+// jsonl: the run record (RecordToJson), one per line.
+// With several heuristics, table and csv get a heuristic column first.
+std::string SweepHeader(SweepFormat format, bool with_heuristic);
+std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic);
+
+// The fields of a record that say which point of which sweep it is
+// (configuration, budget, baseline), as opposed to its outcome.
+Json PointIdentity(const RunRecord& r);
+// The identity a run of `config` at `spec` will have. Mirrors how Simulate
+// fills the record: budget, remat limit, seed.
+Json ExpectedIdentity(const RunConfig& config, const BudgetSpec& spec, const Baseline& baseline);
+
+// Records of several sweep files in sweep order: by heuristic in the order
+// of first appearance, then by budget, then ratio. Identical duplicates are
+// dropped; differing records for one point throw std::invalid_argument, as
+// do records of different runtimes, limits or baselines.
+std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths);
+
+// Where a command's output goes: stdout, or FILE written as FILE.partial
+// and renamed to FILE by Commit(), so that an input of the command (e.g.
+// --resume FILE) can be the output too and a crash never leaves a torn FILE.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);  // "" or "-": stdout
+  ~OutputFile();  // without Commit(), removes FILE.partial (the command failed)
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  std::ostream& stream() { return file_ ? *file_ : *stdout_; }
+  // Flushes and renames; throws std::invalid_argument on a write error.
+  void Commit();
+
+ private:
+  std::string path_, partial_;
+  std::unique_ptr<std::ofstream> file_;
+  std::ostream* stdout_;
+};
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_CLI_SWEEP_IO_H_

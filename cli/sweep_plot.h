@@ -1,0 +1,25 @@
+// Sweep plots: overhead against budget, one line per heuristic, with the
+// budgets that ran out of memory or thrashed shaded (one heuristic) or shown
+// as strips under the axis (several), and findings marked.
+#ifndef DTRCHECK_CLI_SWEEP_PLOT_H_
+#define DTRCHECK_CLI_SWEEP_PLOT_H_
+
+#include <string>
+#include <vector>
+
+#include "cli/plot_svg.h"
+#include "sim/pathology.h"
+#include "sim/simulate.h"
+
+namespace dtrcheck {
+
+// `records` in sweep order (grouped by heuristic, budgets ascending).
+// The x axis is the ratio when every record has one, else the budget in MB.
+LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Finding>& findings,
+                   const std::string& title = "");
+void WriteSweepPlot(const std::string& path, const std::vector<RunRecord>& records,
+                    const std::vector<Finding>& findings, const std::string& title = "");
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_CLI_SWEEP_PLOT_H_

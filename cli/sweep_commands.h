@@ -8,6 +8,7 @@
 namespace dtrcheck {
 
 Action AddSweepCommand(CLI::App& app);
+Action AddDiagnoseCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddTracePathCommand(app),
       dtrcheck::AddTracesCommand(app),
       dtrcheck::AddSweepCommand(app),
+      dtrcheck::AddGenCommand(app),
       dtrcheck::AddDiagnoseCommand(app),
   };
   try {

@@ -11,6 +11,8 @@ namespace dtrcheck {
 Action AddTracePathCommand(CLI::App& app);
 // traces: name, path and check of every public trace; exit 1 unless all verify.
 Action AddTracesCommand(CLI::App& app);
+// gen --shape S --seed N ... -o FILE: a synthetic trace (cli/gen_command.cc).
+Action AddGenCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

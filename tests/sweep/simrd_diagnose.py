@@ -25,7 +25,6 @@ def main():
     ap.add_argument('--runtime', default='RuntimeV2EagerOptimized')
     ap.add_argument('--heuristic', default='DTR')
     a = ap.parse_args()
-    simrd = simrd_oracle.load_simrd()
     import simrd.parse as sp, simrd.runtime as srt, simrd.heuristic as sh
     import simrd.heuristic.ablation  # noqa: F401
     with open(a.trace) as f:
@@ -103,6 +102,7 @@ def main():
 
 
 if __name__ == '__main__':
+    simrd_oracle.load_simrd()  # here, not in the thread: it exits 3 without simrd
     sys.setrecursionlimit(1000000)
     threading.stack_size(512 * 1024 * 1024)
     t = threading.Thread(target=main)

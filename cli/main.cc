@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddSweepCommand(app),
       dtrcheck::AddGenCommand(app),
       dtrcheck::AddDiagnoseCommand(app),
+      dtrcheck::AddCompareCommand(app),
   };
   try {
     app.parse(argc, argv);

@@ -9,6 +9,7 @@ namespace dtrcheck {
 
 Action AddSweepCommand(CLI::App& app);
 Action AddDiagnoseCommand(CLI::App& app);
+Action AddCompareCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

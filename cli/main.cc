@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddGenCommand(app),
       dtrcheck::AddDiagnoseCommand(app),
       dtrcheck::AddCompareCommand(app),
+      dtrcheck::AddScanCommand(app),
   };
   try {
     app.parse(argc, argv);

@@ -111,6 +111,7 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
   size_t longest = 0;
   for (const auto& s : plot.series) longest = std::max(longest, s.label.size());
   for (const auto& [l, c] : band_legend) longest = std::max(longest, l.size());
+  if (!plot.markers.empty()) longest = std::max<size_t>(longest, 7);
   size_t strip_label = 0;
   for (const auto& st : plot.strips) strip_label = std::max(strip_label, st.label.size());
   const double legend_w = longest ? 40 + 7.0 * longest : 0;
@@ -224,6 +225,11 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
     o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">" << Escape(label)
       << "</text>\n";
     ly += 18;
+  }
+  if (!plot.markers.empty()) {
+    o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22) << "\" y2=\"" << Num(ly)
+      << "\" stroke=\"#444\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
+    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">finding</text>\n";
   }
   o << "</svg>\n";
   return o.str();

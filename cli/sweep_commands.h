@@ -10,6 +10,7 @@ namespace dtrcheck {
 Action AddSweepCommand(CLI::App& app);
 Action AddDiagnoseCommand(CLI::App& app);
 Action AddCompareCommand(CLI::App& app);
+Action AddScanCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

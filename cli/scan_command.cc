@@ -1,0 +1,103 @@
+// dtrcheck scan: sweep a grid of budgets, report the pathologies found
+// (feasibility inversions, regime cliffs, overhead non-monotonicity),
+// optionally refined by bisection, with the failed end of each inversion
+// diagnosed.
+#include <iostream>
+#include <memory>
+
+#include "cli/grid_options.h"
+#include "cli/interrupt.h"
+#include "cli/progress.h"
+#include "cli/scan_report.h"
+#include "cli/sweep_commands.h"
+#include "sim/format.h"
+
+namespace dtrcheck {
+
+namespace {
+
+struct ScanOptions {
+  SimulationOptions sim;
+  GridOptions grid;
+  double cliff_factor = 2.0, cliff_delta = 0.001, nonmono_factor = 1.5;
+  std::string cliff_delta_bytes;
+  bool refine = false, bisect_bytes = false, json = false;
+  std::string report;
+};
+
+int RunScanCommand(ScanOptions& o) {
+  FinishSimulationOptions(&o.sim);
+  if (o.sim.config.budget || o.sim.config.ratio)
+    throw CLI::ValidationError("--budget/--ratio", "a scan takes --from, --to and --step instead");
+  std::vector<BudgetSpec> budgets = GridBudgets(o.grid);
+  ScanSettings s;
+  s.cliff_factor = o.cliff_factor;
+  s.cliff_fraction = o.cliff_delta;
+  if (!o.cliff_delta_bytes.empty()) {
+    auto v = ParseInt(o.cliff_delta_bytes);
+    if (!v || *v < 0) throw CLI::ValidationError("--cliff-delta-bytes", "expected a number of bytes");
+    s.cliff_bytes = *v;
+  }
+  s.nonmono_factor = o.nonmono_factor;
+  s.refine = o.refine || o.bisect_bytes;
+  s.tolerance = o.bisect_bytes ? 1 : 0;
+  s.jobs = EffectiveJobs(o.grid);
+
+  Graph graph = ParseTraceFile(o.sim.trace, o.sim.parse);
+  Baseline baseline = RunBaseline(graph, o.sim.config.baseline_runtime);
+  InterruptGuard interrupt;
+  s.cancel = interrupt.flag();
+  std::unique_ptr<ProgressBar> bar;
+  std::string stage;
+  s.on_progress = [&](const char* st, size_t done, size_t total) {
+    if (stage != st) {
+      stage = st;
+      bar = std::make_unique<ProgressBar>(std::string("scan: ") + st, total);
+    }
+    bar->Update(done);
+  };
+  ScanResult result = RunScan(graph, o.sim.config, baseline, budgets, s);
+  bar.reset();
+
+  ScanContext ctx{o.sim.trace, o.sim.config, baseline,
+                  (o.grid.bytes ? "bytes " : "ratio ") + o.grid.from + " to " + o.grid.to + " step " + o.grid.step, s};
+  if (o.json)
+    std::cout << ScanToJson(ctx, result).dump() << "\n";
+  else
+    std::cout << ScanText(ctx, result);
+  if (!o.report.empty()) WriteScanReport(o.report, ctx, result);
+  if (result.cancelled) {
+    std::cerr << "dtrcheck: interrupted; the findings above are of the finished runs only\n";
+    return kExitInterrupted;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action AddScanCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand("scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
+  auto o = std::make_shared<ScanOptions>();
+  AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddGridOptions(cmd, &o->grid);
+  cmd->add_option("--cliff-factor", o->cliff_factor, "regime cliff: overheads at least K times apart")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  auto* frac = cmd->add_option("--cliff-delta", o->cliff_delta,
+                               "... for budgets at most D (a fraction of peak) apart")
+                   ->check(CLI::Range(0.0, 1e6))
+                   ->capture_default_str();
+  auto* bytes = cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
+  bytes->excludes(frac);
+  cmd->add_option("--nonmono-factor", o->nonmono_factor,
+                  "overhead non-monotonicity: a bigger budget's overhead above F times a smaller one's")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  cmd->add_flag("--refine", o->refine, "bisect each finding's budget interval (to 1/128 of it)");
+  cmd->add_flag("--bisect-bytes", o->bisect_bytes, "bisect down to adjacent budgets (1 byte); implies --refine");
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_option("--report", o->report, "also write points.jsonl, scan.json, report.md and overhead.svg to DIR");
+  return {cmd, [o]() { return RunScanCommand(*o); }};
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,201 @@
+#include "cli/scan_report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "cli/diagnosis_report.h"
+#include "cli/sweep_plot.h"
+#include "sim/format.h"
+
+namespace dtrcheck {
+
+namespace {
+
+Json EndJson(const FindingEnd& e) {
+  Json j;
+  j["ratio"] = e.ratio ? Json(*e.ratio) : Json(nullptr);
+  j["budget"] = IntJson(e.budget);
+  j["status"] = StatusName(e.status);
+  j["overhead"] = e.overhead;
+  return j;
+}
+
+std::string LimitText(const RunConfig& c) {
+  if (c.overhead_limit) return "overhead limit " + ShortestDouble(*c.overhead_limit);
+  if (c.remat_limit) return "remat limit " + IntToString(*c.remat_limit);
+  return "no remat limit";
+}
+
+std::map<std::string, size_t> StatusCounts(const ScanResult& r) {
+  std::map<std::string, size_t> counts;
+  for (const auto& p : r.points) counts[StatusName(p.status())] += 1;
+  return counts;
+}
+
+// "ratio 0.101 (1,016,179,144 B) ok 2.223x"; refined ends also give the
+// ratio they correspond to, budget / peak.
+std::string EndText(const FindingEnd& e, Int peak) {
+  std::string s = e.ratio ? "ratio " + ShortestDouble(*e.ratio)
+                          : "budget/peak " + Fixed(IntToDouble(e.budget) / IntToDouble(peak), 7);
+  s += " (" + GroupedInt(e.budget) + " B) " + StatusName(e.status);
+  if (e.status == Status::kOk) s += " " + Fixed(e.overhead, 3) + "x";
+  return s;
+}
+
+std::string FailureText(const Diagnosis& d) {
+  if (!d.oom) return std::string("the failed end is ") + StatusName(d.record.status) + " (not an oom)";
+  const OomDetails& o = *d.oom;
+  std::string s = d.PinnedFrontierOom() ? "pinned-frontier OOM" : "OOM (not pinned-frontier)";
+  s += ": allocating " + GroupedInt(o.request) + " B for " + o.tensor_name + " (id " + std::to_string(o.tensor) +
+       "), last started " + o.last_started_name + " (id " + std::to_string(o.last_started) + "); locked " +
+       GroupedInt(o.locked_bytes) + " B in " + std::to_string(o.locked_storages) + " storages, pool " +
+       std::to_string(o.pool_count) + " storages / " + GroupedInt(o.pool_bytes) + " B, depth " +
+       std::to_string(o.depth);
+  return s;
+}
+
+std::string Header(const ScanContext& ctx, const ScanResult& r) {
+  std::string s = ctx.config.heuristic + " on " + ctx.config.runtime + ", " + LimitText(ctx.config) + "; " +
+                  ctx.grid + ": " + std::to_string(r.points.size()) + " budgets (";
+  bool first = true;
+  for (const auto& [k, v] : StatusCounts(r)) {
+    s += (first ? "" : ", ") + k + " " + std::to_string(v);
+    first = false;
+  }
+  s += ")";
+  if (r.cancelled) s += " [INTERRUPTED: partial]";
+  return s;
+}
+
+std::string CriteriaText(const ScanContext& ctx, const ScanResult& r) {
+  return "cliff: overheads >= " + ShortestDouble(ctx.settings.cliff_factor) + "x apart within " +
+         GroupedInt(r.cliff_gap) + " B (" + Fixed(IntToDouble(r.cliff_gap) / IntToDouble(ctx.baseline.peak) * 100, 3) +
+         "% of peak); non-monotonic: rise > " + ShortestDouble(ctx.settings.nonmono_factor) + "x";
+}
+
+}  // namespace
+
+Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
+  Json j;
+  j["trace"] = ctx.trace;
+  j["runtime"] = ctx.config.runtime;
+  j["heuristic"] = ctx.config.heuristic;
+  j["overhead_limit"] = ctx.config.overhead_limit ? Json(*ctx.config.overhead_limit) : Json(nullptr);
+  j["remat_limit"] = ctx.config.remat_limit ? IntJson(*ctx.config.remat_limit) : Json(nullptr);
+  j["baseline_peak"] = IntJson(ctx.baseline.peak);
+  j["baseline_compute"] = IntJson(ctx.baseline.compute);
+  j["grid"] = ctx.grid;
+  j["points"] = r.points.size();
+  Json counts;
+  for (const auto& [k, v] : StatusCounts(r)) counts[k] = v;
+  j["status_counts"] = counts;
+  j["cliff_factor"] = ctx.settings.cliff_factor;
+  j["cliff_gap_bytes"] = IntJson(r.cliff_gap);
+  j["nonmono_factor"] = ctx.settings.nonmono_factor;
+  j["cancelled"] = r.cancelled;
+  Json findings = Json::array();
+  for (const auto& sf : r.findings) {
+    Json f;
+    f["kind"] = FindingKindName(sf.found.kind);
+    f["factor"] = sf.found.factor;
+    f["low"] = EndJson(sf.found.low);
+    f["high"] = EndJson(sf.found.high);
+    if (sf.refined) {
+      Json rf;
+      rf["low"] = EndJson(sf.refined->finding.low);
+      rf["high"] = EndJson(sf.refined->finding.high);
+      rf["factor"] = sf.refined->finding.factor;
+      rf["runs"] = sf.refined->runs;
+      rf["stop_reason"] = sf.refined->stop_reason;
+      f["refined"] = rf;
+    } else {
+      f["refined"] = nullptr;
+    }
+    if (sf.failure) {
+      Json d = DiagnosisToJson(*sf.failure);
+      d.erase("record");
+      d["status"] = StatusName(sf.failure->record.status);
+      f["failure"] = d;
+    } else {
+      f["failure"] = nullptr;
+    }
+    findings.push_back(f);
+  }
+  j["findings"] = findings;
+  return j;
+}
+
+std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
+  std::string s = "scan of " + ctx.trace + "\n  " + Header(ctx, r) + "\n  " + CriteriaText(ctx, r) + "\n";
+  if (r.findings.empty()) return s + "no findings\n";
+  s += std::to_string(r.findings.size()) + " finding(s):\n";
+  const Int peak = ctx.baseline.peak;
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    const ScanFinding& sf = r.findings[i];
+    s += "  " + std::to_string(i + 1) + ". " + FindingKindName(sf.found.kind) + ": " + EndText(sf.found.low, peak) +
+         " -> " + EndText(sf.found.high, peak);
+    if (sf.found.kind != FindingKind::kInversion) s += " (factor " + Fixed(sf.found.factor, 2) + ")";
+    s += "\n";
+    if (sf.refined)
+      s += "     refined: " + EndText(sf.refined->finding.low, peak) + " -> " +
+           EndText(sf.refined->finding.high, peak) + "; " + std::to_string(sf.refined->runs) + " runs, " +
+           sf.refined->stop_reason + "\n";
+    if (sf.failure) s += "     failure: " + FailureText(*sf.failure) + "\n";
+  }
+  return s;
+}
+
+void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::invalid_argument(dir + ": cannot create the report directory: " + ec.message());
+  auto open = [&](const std::string& name) {
+    std::ofstream out(dir + "/" + name, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::invalid_argument(dir + "/" + name + ": cannot write");
+    return out;
+  };
+  {
+    auto out = open("points.jsonl");
+    for (const auto& p : r.points) out << RecordToJson(p.record).dump() << "\n";
+  }
+  {
+    auto out = open("scan.json");
+    out << ScanToJson(ctx, r).dump(1) << "\n";
+  }
+  std::vector<RunRecord> records;
+  for (const auto& p : r.points) records.push_back(p.record);
+  std::vector<Finding> marks;
+  for (const auto& sf : r.findings)
+    if (sf.found.kind != FindingKind::kOverheadNonMonotonic) marks.push_back(sf.found);
+  std::string name = std::filesystem::path(ctx.trace).filename().string();
+  WriteSweepPlot(dir + "/overhead.svg", records, marks, name + ": " + ctx.config.heuristic + ", " + LimitText(ctx.config));
+  {
+    auto out = open("report.md");
+    const Int peak = ctx.baseline.peak;
+    out << "# Scan of `" << name << "`\n\n"
+        << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute " << GroupedInt(ctx.baseline.compute)
+        << ".\n" << CriteriaText(ctx, r) << " (non-monotonic findings are listed but not marked on the plot).\n\n"
+        << "![overhead against budget](overhead.svg)\n\n"
+        << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";
+    if (r.findings.empty()) {
+      out << "No findings.\n";
+      return;
+    }
+    out << "## Findings\n\n| # | kind | low | high | factor | refined low | refined high | note |\n"
+        << "|---|---|---|---|---|---|---|---|\n";
+    for (size_t i = 0; i < r.findings.size(); ++i) {
+      const ScanFinding& sf = r.findings[i];
+      out << "| " << i + 1 << " | " << FindingKindName(sf.found.kind) << " | " << EndText(sf.found.low, peak) << " | "
+          << EndText(sf.found.high, peak) << " | "
+          << (sf.found.kind == FindingKind::kInversion ? "" : Fixed(sf.found.factor, 2)) << " | "
+          << (sf.refined ? EndText(sf.refined->finding.low, peak) : "") << " | "
+          << (sf.refined ? EndText(sf.refined->finding.high, peak) : "") << " | "
+          << (sf.refined ? std::to_string(sf.refined->runs) + " runs, " + sf.refined->stop_reason : "")
+          << (sf.failure ? (sf.refined ? "; " : "") + FailureText(*sf.failure) : "") << " |\n";
+    }
+  }
+}
+
+}  // namespace dtrcheck

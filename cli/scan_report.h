@@ -1,0 +1,31 @@
+// Reporting a scan (dtrcheck scan, and the corpus scan): text for the
+// terminal, one JSON object, and a report directory with the sweep's
+// records, the JSON, a markdown summary and an SVG plot.
+#ifndef DTRCHECK_CLI_SCAN_REPORT_H_
+#define DTRCHECK_CLI_SCAN_REPORT_H_
+
+#include <string>
+
+#include "sim/record.h"
+#include "sim/scan.h"
+
+namespace dtrcheck {
+
+// What was scanned, for the reports' headers.
+struct ScanContext {
+  std::string trace;  // as given
+  RunConfig config;
+  Baseline baseline;
+  std::string grid;   // e.g. "ratio 0.1 to 1 step 0.001"
+  ScanSettings settings;
+};
+
+Json ScanToJson(const ScanContext& ctx, const ScanResult& result);
+std::string ScanText(const ScanContext& ctx, const ScanResult& result);
+// Writes DIR/points.jsonl, DIR/scan.json, DIR/report.md, DIR/overhead.svg
+// (creating DIR). Throws std::invalid_argument if it cannot.
+void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanResult& result);
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_CLI_SCAN_REPORT_H_

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddTracesCommand(app),
       dtrcheck::AddSweepCommand(app),
       dtrcheck::AddGenCommand(app),
+      dtrcheck::AddReduceCommand(app),
       dtrcheck::AddDiagnoseCommand(app),
       dtrcheck::AddCompareCommand(app),
       dtrcheck::AddScanCommand(app),

@@ -13,6 +13,8 @@ Action AddTracePathCommand(CLI::App& app);
 Action AddTracesCommand(CLI::App& app);
 // gen --shape S --seed N ... -o FILE: a synthetic trace (cli/gen_command.cc).
 Action AddGenCommand(CLI::App& app);
+// reduce TRACE --property P ... -o OUT.log (cli/reduce_command.cc).
+Action AddReduceCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

@@ -1,0 +1,311 @@
+// dtrcheck reduce: shrink a trace to a 1-minimal one on which a pathology
+// (inversion, cliff, pinned-oom, overhead) still holds (reduce/reducer.h).
+//
+// Writes OUT.log and OUT.manifest.json (property, budgets, the dtrcheck
+// records before and after, simrd's records of the reduced trace when the
+// oracle is available, operator counts, the command line). Ctrl-C stops the
+// reduction and writes the best trace so far.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/interrupt.h"
+#include "cli/trace_commands.h"
+#include "reduce/oracle_client.h"
+#include "reduce/reduce_property.h"
+#include "reduce/reducer.h"
+#include "reduce/trace_edits.h"
+#include "sim/format.h"
+#include "sim/record.h"
+#include "sim/record_read.h"
+#include "sim/trace_writer.h"
+#include "traces/locate.h"
+
+namespace dtrcheck {
+
+namespace {
+
+struct ReduceArgs {
+  std::string trace, out, property;
+  SimulationOptions sim;  // runtime, heuristic, limits, seed (validated as for run)
+  std::optional<double> lo, hi;
+  std::string lo_bytes, hi_bytes;
+  double factor = 2.0;
+  bool no_oracle = false;
+};
+
+// "OUT.log" -> "OUT.manifest.json"; other names get ".manifest.json" appended.
+std::string ManifestPath(const std::string& out) {
+  std::filesystem::path p(out);
+  if (p.extension() == ".log") p.replace_extension();
+  return p.string() + ".manifest.json";
+}
+
+Json BudgetJson(const BudgetSpec& spec, const Baseline& baseline) {
+  Json j;
+  if (spec.ratio) j["ratio"] = *spec.ratio;
+  j["bytes"] = IntJson(spec.Resolve(baseline));
+  return j;
+}
+
+Json CountsJson(const TraceLog& log) {
+  Json j;
+  j["instructions"] = log.instrs.size();
+  j["operators"] = log.NumOperators();
+  size_t lines = 0;
+  for (const auto& i : log.instrs) lines += i.LineCount();
+  j["lines"] = lines;
+  return j;
+}
+
+Json CheckJson(const PropertyCheck& check, const PropertySpec& spec) {
+  Json j;
+  j["holds"] = check.holds;
+  j["summary"] = check.summary;
+  j["baseline_peak"] = IntJson(check.baseline.peak);
+  j["baseline_compute"] = IntJson(check.baseline.compute);
+  if (spec.lo) j["lo"] = BudgetJson(*spec.lo, check.baseline);
+  j["hi"] = BudgetJson(spec.hi, check.baseline);
+  Json runs = Json::array();
+  for (const auto& r : check.runs) {
+    Json run = RecordToJson(r);
+    run["overhead"] = r.Overhead();
+    runs.push_back(run);
+  }
+  j["dtrcheck"] = runs;
+  if (check.diagnosis && check.diagnosis->oom) {
+    const OomDetails& o = *check.diagnosis->oom;
+    j["oom"] = {{"tensor", o.tensor_name}, {"request", IntJson(o.request)}, {"resident", IntJson(o.resident)},
+                {"locked_bytes", IntJson(o.locked_bytes)}, {"evictable", o.pool_count},
+                {"pinned_frontier", o.PinnedFrontier()}, {"depth", o.depth}};
+  }
+  return j;
+}
+
+// Does the property hold on simrd's own records? (pinned-oom: simrd reports
+// statuses only, so the check is oom at hi, ok at lo.)
+bool HoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records) {
+  std::vector<SweepPoint> points;
+  for (size_t i = 0; i < records.size(); ++i) points.push_back(SweepPoint{i, records[i]});
+  for (const auto& p : points)
+    if (p.status() == Status::kError) return false;
+  switch (spec.property) {
+    case TraceProperty::kInversion: return !FindInversions(points).empty();
+    case TraceProperty::kCliff:
+      return !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
+    case TraceProperty::kOverhead: return !FindOverheadNonMonotonic(points, spec.factor).empty();
+    case TraceProperty::kPinnedOom:
+      return points.back().status() == Status::kOom &&
+             (points.size() == 1 || points[0].status() == Status::kOk);
+  }
+  return false;
+}
+
+// simrd on the reduced trace, at the same configurations.
+Json ConfirmWithSimrd(const std::string& path, const PropertySpec& spec, const PropertyCheck& ours) {
+  Json j;
+  if (!FindSimrd()) {
+    j["available"] = false;
+    j["reason"] = "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd)";
+    return j;
+  }
+  j["available"] = true;
+  std::vector<Json> configs;
+  if (spec.lo) configs.push_back(OracleConfig(WithBudget(spec.config, *spec.lo)));
+  configs.push_back(OracleConfig(WithBudget(spec.config, spec.hi)));
+  try {
+    std::vector<Json> records = RunOracle(path, configs);
+    std::vector<RunRecord> simrd;
+    std::vector<std::string> differences;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (records[i].contains("error")) throw std::runtime_error("simrd: " + records[i].dump());
+      simrd.push_back(RecordFromJson(records[i]));
+      Json mine = RecordToJson(ours.runs[i]);
+      for (const auto& f : DifferingFields(mine, records[i], spec.config.heuristic))
+        differences.push_back("run " + std::to_string(i) + ": " + f);
+    }
+    j["records"] = records;
+    j["differences"] = differences;
+    j["property_holds"] = HoldsOnRecords(spec, simrd);
+    j["confirmed"] = differences.empty() && j["property_holds"].get<bool>();
+  } catch (const std::exception& e) {
+    j["error"] = e.what();
+    j["confirmed"] = false;
+  }
+  return j;
+}
+
+std::string CommandLine(const ReduceArgs& a) {
+  std::ostringstream s;
+  s << "dtrcheck reduce " << a.trace << " --property " << a.property;
+  if (a.lo) s << " --lo " << ShortestDouble(*a.lo);
+  if (a.hi) s << " --hi " << ShortestDouble(*a.hi);
+  if (!a.lo_bytes.empty()) s << " --lo-bytes " << a.lo_bytes;
+  if (!a.hi_bytes.empty()) s << " --hi-bytes " << a.hi_bytes;
+  if (a.property == "cliff" || a.property == "overhead") s << " --factor " << ShortestDouble(a.factor);
+  const RunConfig& c = a.sim.config;
+  s << " --runtime " << c.runtime << " --heuristic " << c.heuristic << " --baseline-runtime "
+    << c.baseline_runtime;
+  if (c.overhead_limit) s << " --overhead-limit " << ShortestDouble(*c.overhead_limit);
+  if (c.remat_limit) s << " --remat-limit " << IntToString(*c.remat_limit);
+  if (c.seed) s << " --seed " << IntToString(*c.seed);
+  if (a.no_oracle) s << " --no-oracle";
+  s << " -o " << a.out;
+  return s.str();
+}
+
+// The property on a candidate: valid bindings, parses, runs without simrd
+// assertions, and the pathology holds.
+bool Interesting(const TraceLog& log, const PropertySpec& spec) {
+  try {
+    Graph g = ParseTrace(TraceLogText(log), "candidate");
+    return CheckTraceProperty(g, spec).holds;
+  } catch (const TraceError&) {
+    return false;
+  }
+}
+
+int RunReduce(ReduceArgs args) {
+  FinishSimulationOptions(&args.sim);
+  PropertySpec spec;
+  spec.property = TracePropertyFromName(args.property);
+  spec.config = args.sim.config;
+  spec.factor = args.factor;
+  if (args.hi) {
+    if (!args.lo_bytes.empty() || !args.hi_bytes.empty())
+      throw std::invalid_argument("give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
+    spec.hi = BudgetSpec::Ratio(*args.hi);
+    if (args.lo) spec.lo = BudgetSpec::Ratio(*args.lo);
+  } else if (!args.hi_bytes.empty()) {
+    if (args.lo) throw std::invalid_argument("give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
+    auto hi = ParseInt(args.hi_bytes);
+    if (!hi || *hi < 0) throw std::invalid_argument("--hi-bytes: expected a non-negative integer");
+    spec.hi = BudgetSpec::Bytes(*hi);
+    if (!args.lo_bytes.empty()) {
+      auto lo = ParseInt(args.lo_bytes);
+      if (!lo || *lo < 0) throw std::invalid_argument("--lo-bytes: expected a non-negative integer");
+      spec.lo = BudgetSpec::Bytes(*lo);
+    }
+  } else {
+    throw std::invalid_argument("a budget is required: --hi R (and --lo R) or --hi-bytes B (and --lo-bytes B)");
+  }
+  ValidatePropertySpec(spec);
+
+  std::string path = ResolveTraceArgument(args.trace);
+  TraceLog original = ReadTraceLogFile(path);
+  if (std::string why = CheckBindings(original); !why.empty())
+    throw TraceError(path, 0, "not reducible: " + why);
+  Graph graph = ParseTraceFile(path);
+  PropertyCheck before = CheckTraceProperty(graph, spec);
+  if (!before.holds) {
+    std::cerr << "dtrcheck: the " << args.property << " property does not hold on " << path << ": "
+              << before.summary << "\n";
+    return 1;
+  }
+
+  const bool tty = isatty(STDERR_FILENO);
+  auto started = std::chrono::steady_clock::now();
+  InterruptGuard interrupt;
+  ReduceOptions options;
+  options.cancel = interrupt.flag();
+  options.on_progress = [&](const ReduceProgress& p) {
+    if (!tty) return;
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::fprintf(stderr, "\r\033[Kreduce: round %zu %-8s %6zu tests  %6zu instructions  %5zu operators  %.0fs",
+                 p.round, p.pass, p.tests, p.instructions, p.operators, seconds);
+    std::fflush(stderr);
+  };
+  ReduceResult result = Reduce(original, [&](const TraceLog& log) { return Interesting(log, spec); }, options);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  WriteTraceLogFile(result.log, args.out);
+  PropertyCheck after = CheckTraceProperty(ParseTraceFile(args.out), spec);
+
+  Json manifest;
+  manifest["property"] = args.property;
+  if (spec.property == TraceProperty::kCliff || spec.property == TraceProperty::kOverhead)
+    manifest["factor"] = spec.factor;
+  manifest["command_line"] = CommandLine(args);
+  manifest["config"] = OracleConfig(spec.config);
+  manifest["input"] = {{"trace", path}, {"sha256", Sha256OfFile(path)}};
+  manifest["input"].update(CountsJson(original));
+  manifest["output"] = {{"trace", args.out}, {"sha256", Sha256OfFile(args.out)}};
+  manifest["output"].update(CountsJson(result.log));
+  manifest["reduction"] = {{"tests", result.tests}, {"rounds", result.rounds},
+                           {"one_minimal", result.minimal}, {"interrupted", result.cancelled}};
+  manifest["before"] = CheckJson(before, spec);
+  manifest["after"] = CheckJson(after, spec);
+  manifest["after"]["simrd"] = args.no_oracle ? Json{{"available", false}, {"reason", "--no-oracle"}}
+                                              : ConfirmWithSimrd(args.out, spec, after);
+  std::string manifest_path = ManifestPath(args.out);
+  {
+    std::ofstream out(manifest_path + ".tmp");
+    out << manifest.dump(2) << "\n";
+    if (!out) throw std::runtime_error(manifest_path + ": write error");
+  }
+  std::filesystem::rename(manifest_path + ".tmp", manifest_path);
+
+  std::cerr << "reduce: " << original.NumOperators() << " -> " << result.log.NumOperators() << " operators ("
+            << original.instrs.size() << " -> " << result.log.instrs.size() << " instructions), "
+            << result.tests << " tests in " << Fixed(seconds, 1) << " s"
+            << (result.minimal ? ", 1-minimal" : "") << (result.cancelled ? ", interrupted" : "") << "\n"
+            << "reduce: after: " << after.summary << "\n";
+  const Json& simrd = manifest["after"]["simrd"];
+  if (simrd.value("available", false))
+    std::cerr << "reduce: simrd " << (simrd.value("confirmed", false) ? "confirms" : "does NOT confirm")
+              << " the reduced trace\n";
+  std::cerr << "reduce: wrote " << args.out << " and " << manifest_path << "\n";
+  if (result.cancelled) return kExitInterrupted;
+  if (!after.holds) return 1;
+  return 0;
+}
+
+}  // namespace
+
+Action AddReduceCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand("reduce", "shrink a trace to a 1-minimal one that keeps a pathology");
+  auto args = std::make_shared<ReduceArgs>();
+  cmd->add_option("TRACE", args->trace, "simrd log, or a public trace name (dtrcheck traces)")->required();
+  cmd->add_option("--property", args->property, "inversion | cliff | pinned-oom | overhead")
+      ->required()
+      ->check(CLI::IsMember(TracePropertyNames()));
+  cmd->add_option("--lo", args->lo, "smaller budget, as a ratio of the trace's own baseline peak");
+  cmd->add_option("--hi", args->hi, "larger budget (pinned-oom: the failing one), as a ratio of the peak");
+  cmd->add_option("--lo-bytes", args->lo_bytes, "smaller budget in bytes");
+  cmd->add_option("--hi-bytes", args->hi_bytes, "larger budget in bytes");
+  cmd->add_option("--factor", args->factor, "cliff: overheads differ by >= F; overhead: hi above F x lo")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e300));
+  cmd->add_option("--runtime", args->sim.config.runtime, "simrd runtime class")->capture_default_str();
+  cmd->add_option("--heuristic", args->sim.config.heuristic, "simrd heuristic class")->capture_default_str();
+  cmd->add_option("--baseline-runtime", args->sim.config.baseline_runtime, "runtime of the unbounded baseline run")
+      ->capture_default_str();
+  auto* ol = cmd->add_option("--overhead-limit", args->sim.config.overhead_limit,
+                             "thrash when remat_compute > baseline_compute * (X - 1)")
+                 ->check(CLI::Range(1.0, 1e300));
+  auto* rl = cmd->add_option("--remat-limit", args->sim.remat_limit_text, "thrash when remat_compute > N");
+  ol->excludes(rl);
+  cmd->add_option("--seed", args->sim.seed_text, "random.seed(S) for RandomStorage and AbRandom");
+  cmd->add_flag("--no-oracle", args->no_oracle, "do not confirm the reduced trace with simrd");
+  cmd->add_option("-o,--output", args->out, "the reduced log (OUT.manifest.json is written beside it)")->required();
+  return {cmd, [args]() -> int {
+    try {
+      return RunReduce(*args);
+    } catch (const TraceError&) {
+      throw;  // bad input: main reports it, exit 2
+    } catch (const CLI::Error&) {
+      throw;
+    } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
+      std::cerr << "dtrcheck: " << e.what() << "\n";
+      return 1;
+    }
+  }};
+}
+
+}  // namespace dtrcheck

@@ -18,26 +18,54 @@ bool SortedErase(std::vector<int32_t>& set, int32_t x) {
   return true;
 }
 
-void IdSet::EnsureSorted() {
-  if (!sorted_) {
-    std::sort(items_.begin(), items_.end());
-    sorted_ = true;
+void IdSet::Clear() {
+  if (!bits_.empty()) {
+    if (items_.size() * 8 > bits_.size()) {
+      std::fill(bits_.begin(), bits_.end(), 0);
+    } else {
+      for (int32_t x : items_) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
+    }
+  }
+  items_.clear();
+}
+
+void IdSet::SetBit(int32_t x) {
+  size_t word = static_cast<size_t>(x) >> 6;
+  if (word >= bits_.size()) bits_.resize(std::max(word + 1, bits_.size() * 2), 0);
+  bits_[word] |= uint64_t(1) << (x & 63);
+}
+
+void IdSet::AppendNew(int32_t x) {
+  items_.push_back(x);
+  if (!bits_.empty()) {
+    SetBit(x);
+  } else if (items_.size() > kLinearMax) {
+    for (int32_t y : items_) SetBit(y);
   }
 }
 
-bool IdSet::Contains(int32_t x) {
-  EnsureSorted();
-  return std::binary_search(items_.begin(), items_.end(), x);
+bool IdSet::Contains(int32_t x) const {
+  if (!bits_.empty()) {
+    size_t word = static_cast<size_t>(x) >> 6;
+    return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
+  }
+  return std::find(items_.begin(), items_.end(), x) != items_.end();
 }
 
 bool IdSet::Insert(int32_t x) {
-  EnsureSorted();
-  return SortedInsert(items_, x);
+  if (Contains(x)) return false;
+  AppendNew(x);
+  return true;
 }
 
 bool IdSet::Erase(int32_t x) {
-  EnsureSorted();
-  return SortedErase(items_, x);
+  if (!bits_.empty() && !Contains(x)) return false;
+  auto it = std::find(items_.begin(), items_.end(), x);
+  if (it == items_.end()) return false;
+  *it = items_.back();
+  items_.pop_back();
+  if (!bits_.empty()) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
+  return true;
 }
 
 }  // namespace dtrcheck

@@ -19,9 +19,9 @@ namespace dtrcheck {
 
 // A set of storage ids. Python sets are unordered and what simrd computes
 // from them does not depend on the order (see Runtime::Evict for the one
-// place where it could). Rebuilt regions are filled by appending ids known
-// to be new; the vector is sorted lazily, on the first membership question,
-// and kept sorted after that (memmove is cheap next to hashing here).
+// place where it could). Small sets are scanned; once a set grows past
+// kLinearMax it also keeps a bitmap over storage ids for O(1) membership
+// (one bit per storage: less memory than the Python set it stands for).
 // A plain list of storage ids.
 using StorageSet = std::vector<int32_t>;
 
@@ -30,23 +30,18 @@ class IdSet {
   const std::vector<int32_t>& items() const { return items_; }
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
-  void Clear() {
-    items_.clear();
-    sorted_ = true;
-  }
+  void Clear();
   // x must not be in the set.
-  void AppendNew(int32_t x) {
-    if (sorted_ && !items_.empty() && items_.back() > x) sorted_ = false;
-    items_.push_back(x);
-  }
-  bool Contains(int32_t x);
+  void AppendNew(int32_t x);
+  bool Contains(int32_t x) const;
   bool Insert(int32_t x);  // true if inserted
   bool Erase(int32_t x);   // true if erased
 
  private:
-  void EnsureSorted();
+  static constexpr size_t kLinearMax = 32;
+  void SetBit(int32_t x);
   std::vector<int32_t> items_;
-  bool sorted_ = true;
+  std::vector<uint64_t> bits_;  // empty until the set first grows large
 };
 
 struct Region {

@@ -182,6 +182,8 @@ void Runtime::Compute(OpId op_id) {
       s.size = g.size[i];
       storages_.push_back(std::move(s));
       material_.push_back(0);
+      child_storages_.emplace_back();
+      parent_storages_.emplace_back();
       mark_.push_back(0);
       mark2_.push_back(0);
       ever_evicted_.push_back(0);
@@ -205,6 +207,15 @@ void Runtime::Compute(OpId op_id) {
   }
   for (TensorId p : g.args)
     for (int32_t i = 0; i < op.outputs; ++i) tensors_[p].children.push_back(first + i);
+  // The same edges at storage level, for region rebuilds.
+  for (int32_t i = 0; i < op.outputs; ++i) {
+    StorageId si = tensor_storage_[first + i];
+    for (TensorId p : g.args) {
+      StorageId sp = tensor_storage_[p];
+      child_storages_[sp].push_back(si);
+      parent_storages_[si].push_back(sp);
+    }
+  }
 
   for (int32_t i = 0; i < op.outputs; ++i) {
     TensorId id = first + i;
@@ -441,31 +452,36 @@ void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
   // The hot loop of the simulation: it reads the compact per-tensor storage
   // and per-storage material arrays rather than the large structs. Distinct
   // storages have distinct root ids, so "root_id != base.root_id" is "!= base".
+  // Storage-level adjacency holds one entry per tensor edge, so its length is
+  // the number of accesses simrd counts for the storage.
+  const std::vector<std::vector<StorageId>>& adjacency = reverse ? parent_storages_ : child_storages_;
   while (!stack.empty()) {
     StorageId s = stack.back();
     stack.pop_back();
-    for (TensorId t : storages_[s].tensors) {
-      const std::vector<TensorId>& next = reverse ? tensors_[t].parents : tensors_[t].children;
-      accesses += next.size();
-      for (TensorId u : next) {
-        StorageId us = tensor_storage_[u];
-        if (material_[us]) {
-          if (us != base && mark2_[us] != on_frontier) {
-            mark2_[us] = on_frontier;
-            region.frontier.AppendNew(us);
-          }
-          continue;
+    const std::vector<StorageId>& next = adjacency[s];
+    accesses += next.size();
+    for (StorageId us : next) {
+      if (material_[us]) {
+        if (us != base && mark2_[us] != on_frontier) {
+          mark2_[us] = on_frontier;
+          region.frontier.AppendNew(us);
         }
-        if (mark_[us] != visited) {
-          mark_[us] = visited;
-          region.compute += storages_[us].compute;
-          region.interior.AppendNew(us);
-          stack.push_back(us);
-        }
+        continue;
+      }
+      if (mark_[us] != visited) {
+        mark_[us] = visited;
+        region.compute += storages_[us].compute;
+        region.interior.AppendNew(us);
+        stack.push_back(us);
       }
     }
   }
   summary_.heuristic_access_count += accesses;
+}
+
+void Runtime::EraseOne(std::vector<StorageId>& list, StorageId x) {
+  auto it = std::find(list.begin(), list.end(), x);
+  if (it != list.end()) list.erase(it);
 }
 
 void Runtime::SetMaterial(StorageId s, bool material) {
@@ -707,6 +723,7 @@ void Runtime::TryBanishV1(StorageId sid) {
         auto it = std::find(ch.begin(), ch.end(), t);
         Check(it != ch.end(), "p.children.remove(t): t not in list");
         ch.erase(it);
+        EraseOne(child_storages_[tensors_[p].storage], sid);
       }
     }
     std::vector<TensorId> children = tensors_[t].children;
@@ -716,6 +733,7 @@ void Runtime::TryBanishV1(StorageId sid) {
         auto it = std::find(pa.begin(), pa.end(), t);
         Check(it != pa.end(), "c.parents.remove(t): t not in list");
         pa.erase(it);
+        EraseOne(parent_storages_[tensors_[c].storage], sid);
         Pin(c);
       }
     }

@@ -182,6 +182,10 @@ class Runtime {
   void SetMaterial(StorageId s, bool material);
   std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact
   std::vector<uint8_t> material_;
+  // Per storage, the storages of its tensors' children (parents), one entry
+  // per tensor edge: Region::rebuild's walk without the tensor indirection.
+  std::vector<std::vector<StorageId>> child_storages_, parent_storages_;
+  static void EraseOne(std::vector<StorageId>& list, StorageId x);
   uint32_t NextEpoch2();
   std::vector<StorageId> scratch_, scratch2_;
 };

@@ -79,6 +79,7 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
   options.stats = config.stats;
 
   Runtime rt(graph, options, *heuristic, observer);
+  if (observer) observer->OnStart(rt);
   try {
     rt.RunSchedule();
     rec.status = Status::kOk;

@@ -42,6 +42,10 @@ class RuntimeObserver {
   // A tensor starts materializing (simrd's _T_pending); depth is the
   // rematerialization recursion depth (0 for a model compute).
   virtual void OnPending(TensorId /*tensor*/, size_t /*depth*/) {}
+  // The run is about to start; `rt` stays valid until OnFinish, so an
+  // observer may keep it to inspect the state at later events (the property
+  // tests check budgets, locks and pins at each eviction). Called by Simulate.
+  virtual void OnStart(const Runtime& /*rt*/) {}
   // The run has ended (ok, oom, thrashed or a simrd assertion); `rt` holds
   // the final state, e.g. rt.max_locked_bytes(). Called by Simulate.
   virtual void OnFinish(const Runtime& /*rt*/) {}

@@ -17,12 +17,12 @@
 #include "cli/interrupt.h"
 #include "cli/trace_commands.h"
 #include "reduce/oracle_client.h"
+#include "reduce/simrd_confirm.h"
 #include "reduce/reduce_property.h"
 #include "reduce/reducer.h"
 #include "reduce/trace_edits.h"
 #include "sim/format.h"
 #include "sim/record.h"
-#include "sim/record_read.h"
 #include "sim/trace_writer.h"
 #include "traces/locate.h"
 
@@ -83,59 +83,6 @@ Json CheckJson(const PropertyCheck& check, const PropertySpec& spec) {
     j["oom"] = {{"tensor", o.tensor_name}, {"request", IntJson(o.request)}, {"resident", IntJson(o.resident)},
                 {"locked_bytes", IntJson(o.locked_bytes)}, {"evictable", o.pool_count},
                 {"pinned_frontier", o.PinnedFrontier()}, {"depth", o.depth}};
-  }
-  return j;
-}
-
-// Does the property hold on simrd's own records? (pinned-oom: simrd reports
-// statuses only, so the check is oom at hi, ok at lo.)
-bool HoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records) {
-  std::vector<SweepPoint> points;
-  for (size_t i = 0; i < records.size(); ++i) points.push_back(SweepPoint{i, records[i]});
-  for (const auto& p : points)
-    if (p.status() == Status::kError) return false;
-  switch (spec.property) {
-    case TraceProperty::kInversion: return !FindInversions(points).empty();
-    case TraceProperty::kCliff:
-      return !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
-    case TraceProperty::kOverhead: return !FindOverheadNonMonotonic(points, spec.factor).empty();
-    case TraceProperty::kPinnedOom:
-      return points.back().status() == Status::kOom &&
-             (points.size() == 1 || points[0].status() == Status::kOk);
-  }
-  return false;
-}
-
-// simrd on the reduced trace, at the same configurations.
-Json ConfirmWithSimrd(const std::string& path, const PropertySpec& spec, const PropertyCheck& ours) {
-  Json j;
-  if (!FindSimrd()) {
-    j["available"] = false;
-    j["reason"] = "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd)";
-    return j;
-  }
-  j["available"] = true;
-  std::vector<Json> configs;
-  if (spec.lo) configs.push_back(OracleConfig(WithBudget(spec.config, *spec.lo)));
-  configs.push_back(OracleConfig(WithBudget(spec.config, spec.hi)));
-  try {
-    std::vector<Json> records = RunOracle(path, configs);
-    std::vector<RunRecord> simrd;
-    std::vector<std::string> differences;
-    for (size_t i = 0; i < records.size(); ++i) {
-      if (records[i].contains("error")) throw std::runtime_error("simrd: " + records[i].dump());
-      simrd.push_back(RecordFromJson(records[i]));
-      Json mine = RecordToJson(ours.runs[i]);
-      for (const auto& f : DifferingFields(mine, records[i], spec.config.heuristic))
-        differences.push_back("run " + std::to_string(i) + ": " + f);
-    }
-    j["records"] = records;
-    j["differences"] = differences;
-    j["property_holds"] = HoldsOnRecords(spec, simrd);
-    j["confirmed"] = differences.empty() && j["property_holds"].get<bool>();
-  } catch (const std::exception& e) {
-    j["error"] = e.what();
-    j["confirmed"] = false;
   }
   return j;
 }
@@ -242,7 +189,7 @@ int RunReduce(ReduceArgs args) {
   manifest["before"] = CheckJson(before, spec);
   manifest["after"] = CheckJson(after, spec);
   manifest["after"]["simrd"] = args.no_oracle ? Json{{"available", false}, {"reason", "--no-oracle"}}
-                                              : ConfirmWithSimrd(args.out, spec, after);
+                                              : ConfirmWithSimrd(args.out, spec, after).ToJson();
   std::string manifest_path = ManifestPath(args.out);
   {
     std::ofstream out(manifest_path + ".tmp");

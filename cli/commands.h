@@ -40,6 +40,7 @@ struct Action {
 };
 Action AddRunCommand(CLI::App& app);
 Action AddReplayCommand(CLI::App& app);
+Action AddDiffCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   std::vector<dtrcheck::Action> actions = {
       dtrcheck::AddRunCommand(app),
       dtrcheck::AddReplayCommand(app),
+      dtrcheck::AddDiffCommand(app),
       dtrcheck::AddTracePathCommand(app),
       dtrcheck::AddTracesCommand(app),
       dtrcheck::AddSweepCommand(app),
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddDiagnoseCommand(app),
       dtrcheck::AddCompareCommand(app),
       dtrcheck::AddScanCommand(app),
+      dtrcheck::AddReproduceCommand(app),
   };
   try {
     app.parse(argc, argv);

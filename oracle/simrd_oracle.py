@@ -43,7 +43,8 @@ EXIT_NO_SIMRD = 3
 STORAGE_STAT_COLUMNS = ('root_id', 'size', 'evict_count',
                         'direct_remat_count', 'collateral_remat_count')
 CONFIG_KEYS = ('runtime', 'heuristic', 'budget', 'ratio', 'baseline_runtime',
-               'overhead_limit', 'remat_limit', 'seed', 'stats', 'time')
+               'overhead_limit', 'remat_limit', 'seed', 'stats', 'time',
+               'eviction_log', 'costs_at')
 
 # Records go to the real stdout; simrd prints diagnostics with print(), which
 # are sent to stderr instead (sys.stdout is redirected in main()).
@@ -158,7 +159,9 @@ def normalize_config(raw):
         raise ConfigError('remat_limit must be an integer')
     if c['seed'] is not None and not _is_int(c['seed']):
         raise ConfigError('seed must be an integer')
-    for k in ('stats', 'time'):
+    if c['costs_at'] is not None and (not _is_int(c['costs_at']) or c['costs_at'] < 0):
+        raise ConfigError('costs_at must be a non-negative integer')
+    for k in ('stats', 'time', 'eviction_log'):
         if c[k] is None:
             c[k] = False
         elif not isinstance(c[k], bool):
@@ -299,6 +302,19 @@ class Oracle:
         prefix = self._prefix(c, budget, remat_limit, seed)
 
         heuristic = h_cls()
+        costs = []
+        if c['costs_at'] is not None:
+            # Record every candidate's cost in the choose() that precedes
+            # eviction number costs_at (for `dtrcheck diff`).
+            target = c['costs_at']
+
+            class CostRecording(h_cls):
+                def evaluate(self, s, rt, **kw):
+                    cost = super().evaluate(s, rt, **kw)
+                    if len(rt._dtrcheck_evictions) == target:
+                        costs.append([s.root_id, repr(cost)])
+                    return cost
+            heuristic = CostRecording()
         try:
             rt = self.hooked(rt_cls)(budget, heuristic, **kwargs)
         except RuntimeError as e:  # simrd's feature check
@@ -351,6 +367,10 @@ class Oracle:
                         or row[idx['collateral_remat_count']]):
                     stats.append({k: row[idx[k]] for k in STORAGE_STAT_COLUMNS})
             rec['storage_stats'] = stats
+        if c['eviction_log']:
+            rec['eviction_log'] = [[clock, root_id] for clock, root_id in ev]
+        if c['costs_at'] is not None:
+            rec['costs_at'] = {'index': c['costs_at'], 'costs': costs}
         if c['time']:
             rec['seconds'] = seconds
         return rec, EXIT_OK
@@ -399,6 +419,7 @@ def cmd_run(simrd, args):
             'baseline_runtime': args.baseline_runtime,
             'overhead_limit': args.overhead_limit, 'remat_limit': args.remat_limit,
             'seed': args.seed, 'stats': args.stats, 'time': args.time,
+            'eviction_log': args.eviction_log, 'costs_at': args.costs_at,
         })
     except ConfigError as e:
         die(str(e), EXIT_REFUSED)
@@ -501,6 +522,10 @@ def build_parser():
                         'RandomStorage/AbRandom, otherwise unseeded)')
     r.add_argument('--stats', action='store_true',
                    help='run with stats=True and add "storage_stats"')
+    r.add_argument('--eviction-log', action='store_true',
+                   help='add "eviction_log": [[clock, root_id], ...] for every eviction')
+    r.add_argument('--costs-at', type=int, metavar='I',
+                   help='add every candidate\'s cost in the choice of eviction number I')
 
     b = sub.add_parser('batch', help='run JSON-lines configurations from stdin or --configs')
     parse_opts(b)

@@ -39,6 +39,8 @@ StorageId Heuristic::Choose(Runtime& rt) {
   for (StorageId s : rt.pool().slots()) {
     if (s < 0) continue;
     Cost cost = Evaluate(s, rt);
+    if (RuntimeObserver* o = rt.observer())
+      o->OnEvaluate(rt.digest().count(), rt.storages()[s].root_id, cost.ToDouble());
     if (cost <= best) {
       best = cost;
       best_storage = s;

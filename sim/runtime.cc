@@ -314,6 +314,13 @@ void Runtime::Free(Int size) {
   while (OverBudget(size)) {
     if (pool_.size() == 0) throw OutOfMemory{};
     StorageId s = heuristic_.Choose(*this);
+    if (digest_.count() == options_.perturb_eviction) {
+      for (StorageId other : pool_.slots())
+        if (other >= 0 && other != s) {
+          s = other;
+          break;
+        }
+    }
     Evict(s);
   }
 }

@@ -68,6 +68,9 @@ struct RuntimeOptions {
   std::optional<Int> remat_limit_int;  // --remat-limit N
   std::optional<double> remat_limit;   // --overhead-limit: a Python float
   bool stats = true;                   // per-storage statistics
+  // Testing aid for `dtrcheck diff`: at this eviction number, evict another
+  // pool storage than the heuristic's choice (a deliberate divergence).
+  int64_t perturb_eviction = -1;
 };
 
 class Runtime {
@@ -87,6 +90,7 @@ class Runtime {
   const std::vector<Tensor>& tensors() const { return tensors_; }
   const std::vector<Operator>& operators() const { return operators_; }
   const StoragePool& pool() const { return pool_; }
+  RuntimeObserver* observer() const { return observer_; }
   // storage_pool[i], for RandomStorage.
   StorageId PoolNth(size_t i) { return pool_.Nth(i, storages_); }
   Summary& summary() { return summary_; }

@@ -77,6 +77,7 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
     options.remat_limit_int = rec.remat_limit_int;
   }
   options.stats = config.stats;
+  options.perturb_eviction = config.perturb_eviction;
 
   Runtime rt(graph, options, *heuristic, observer);
   if (observer) observer->OnStart(rt);

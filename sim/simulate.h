@@ -29,6 +29,7 @@ struct RunConfig {
   std::optional<Int> remat_limit;        // absolute
   std::optional<Int> seed;               // random.seed(S) for RandomStorage
   bool stats = false;                    // per-storage statistics in the record
+  int64_t perturb_eviction = -1;         // testing aid, see RuntimeOptions
 };
 
 struct Baseline {

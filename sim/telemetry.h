@@ -33,6 +33,10 @@ class RuntimeObserver {
  public:
   virtual ~RuntimeObserver() = default;
   virtual void OnEvict(Int /*clock*/, TensorId /*root_id*/) {}
+  // Heuristic::Choose evaluated the storage with this root id (eviction
+  // number `eviction` is being chosen): the cost as a double, and whether
+  // simrd's value was an int.
+  virtual void OnEvaluate(int64_t /*eviction*/, TensorId /*root_id*/, double /*cost*/) {}
   // A Get/Pin/Compute command of the schedule is about to run.
   virtual void OnCommand(size_t /*index*/) {}
   // Just before the runtime raises out-of-memory while making room for

@@ -73,15 +73,19 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
     check.summary += " (budgets not increasing)";
     return check;
   }
+  // Overheads are relative to the baseline compute; with none (every TIME 0)
+  // they are 0/0 and compare equal to anything, which is no cliff.
+  const bool overhead_defined = check.baseline.compute > 0;
   switch (spec.property) {
     case TraceProperty::kInversion:
       check.holds = !FindInversions(points).empty();
       break;
     case TraceProperty::kCliff:
-      check.holds = !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
+      check.holds = overhead_defined &&
+                    !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
       break;
     case TraceProperty::kOverhead:
-      check.holds = !FindOverheadNonMonotonic(points, spec.factor).empty();
+      check.holds = overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
       break;
     case TraceProperty::kPinnedOom:
       check.holds = check.diagnosis->PinnedFrontierOom() &&

@@ -13,12 +13,14 @@ bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecor
   for (const auto& p : points)
     if (p.status() == Status::kError) return false;
   if (points.size() == 2 && !(points[0].budget() < points[1].budget())) return false;
+  const bool overhead_defined = !records.empty() && records[0].baseline.compute > 0;  // see reduce_property.cc
   switch (spec.property) {
     case TraceProperty::kInversion: return !FindInversions(points).empty();
     case TraceProperty::kCliff:
-      return points.size() == 2 &&
+      return points.size() == 2 && overhead_defined &&
              !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
-    case TraceProperty::kOverhead: return !FindOverheadNonMonotonic(points, spec.factor).empty();
+    case TraceProperty::kOverhead:
+      return overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
     case TraceProperty::kPinnedOom:
       return points.back().status() == Status::kOom &&
              (points.size() == 1 || points[0].status() == Status::kOk);

@@ -105,7 +105,12 @@ std::string CheckBindings(const TraceLog& log) {
         bind(i.name, i.name);
         break;
       case TraceOp::kCopy: bind(i.dst, bound[i.src]); break;
-      case TraceOp::kCopyFrom: bound[i.dst] = bound[i.src]; break;
+      case TraceOp::kCopyFrom:
+        // simrd releases dst's tensor before taking src's: onto itself, that
+        // drops the last reference first (its get() then asserts).
+        if (i.dst == i.src) fail("COPY_FROM of a name onto itself");
+        bound[i.dst] = bound[i.src];
+        break;
       case TraceOp::kRelease: bound.erase(i.name); break;
       case TraceOp::kCall:
         if (i.results.empty()) fail("a CALL needs results");

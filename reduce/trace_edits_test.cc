@@ -49,6 +49,8 @@ TEST(CheckBindings, FindsUseAfterReleaseRebindingAndDoubleMutation) {
                         TraceInstr::Mutate("f_", {"a"}, {0}, 1), TraceInstr::Mutate("g_", {"b"}, {0}, 1)});
   EXPECT_EQ(CheckBindings(twice), "instruction 4 (MUTATE g_): tensor a$ is defined twice");
   EXPECT_FALSE(Parses(twice));  // the parser agrees
+  EXPECT_EQ(CheckBindings(Log({TraceInstr::Constant("a", 8), TraceInstr::CopyFrom("a", "a")})),
+            "instruction 2 (COPY_FROM a): COPY_FROM of a name onto itself");
   TraceLog no_start;
   no_start.instrs.push_back(TraceInstr::Constant("a", 8));
   EXPECT_EQ(CheckBindings(no_start), "no START annotation");

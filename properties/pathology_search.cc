@@ -1,0 +1,45 @@
+#include "properties/pathology_search.h"
+
+#include "sim/pathology.h"
+#include "sim/sweep.h"
+
+namespace dtrcheck {
+
+std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySearch& search) {
+  Baseline baseline = RunBaseline(graph, search.config.baseline_runtime);
+  SweepResult sweep = RunSweep(graph, search.config, baseline, RatioBudgets(search.ratios));
+  const std::vector<SweepPoint>& points = sweep.points;
+  for (const auto& p : points)
+    if (p.status() == Status::kError) return std::nullopt;  // not a valid trace for simrd
+  std::vector<Finding> findings;
+  switch (search.property) {
+    case TraceProperty::kInversion:
+    case TraceProperty::kPinnedOom:
+      findings = FindInversions(points);
+      break;
+    case TraceProperty::kCliff:
+      if (baseline.compute == 0) return std::nullopt;  // overheads undefined (0/0)
+      findings = FindRegimeCliffs(points, search.factor, GapFromFractionOfPeak(search.cliff_gap, baseline.peak));
+      break;
+    case TraceProperty::kOverhead:
+      if (baseline.compute == 0) return std::nullopt;
+      findings = FindOverheadNonMonotonic(points, search.factor);
+      break;
+  }
+  for (const Finding& f : findings) {
+    PropertySpec spec;
+    spec.property = search.property;
+    spec.config = search.config;
+    spec.factor = search.factor;
+    spec.lo = BudgetSpec::Ratio(*f.low.ratio);
+    spec.hi = BudgetSpec::Ratio(*f.high.ratio);
+    if (search.property == TraceProperty::kPinnedOom) {
+      if (f.high.status != Status::kOom) continue;
+      if (!Diagnose(graph, WithBudget(search.config, spec.hi), baseline).PinnedFrontierOom()) continue;
+    }
+    return spec;
+  }
+  return std::nullopt;
+}
+
+}  // namespace dtrcheck

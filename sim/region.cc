@@ -19,12 +19,13 @@ bool SortedErase(std::vector<int32_t>& set, int32_t x) {
 }
 
 void IdSet::Clear() {
-  if (!bits_.empty()) {
+  if (indexed_) {
     if (items_.size() * 8 > bits_.size()) {
       std::fill(bits_.begin(), bits_.end(), 0);
     } else {
       for (int32_t x : items_) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
     }
+    indexed_ = false;
   }
   items_.clear();
 }
@@ -35,17 +36,21 @@ void IdSet::SetBit(int32_t x) {
   bits_[word] |= uint64_t(1) << (x & 63);
 }
 
+bool IdSet::Indexed() const {
+  if (indexed_) return true;
+  if (items_.size() <= kLinearMax) return false;
+  for (int32_t y : items_) const_cast<IdSet*>(this)->SetBit(y);
+  indexed_ = true;
+  return true;
+}
+
 void IdSet::AppendNew(int32_t x) {
   items_.push_back(x);
-  if (!bits_.empty()) {
-    SetBit(x);
-  } else if (items_.size() > kLinearMax) {
-    for (int32_t y : items_) SetBit(y);
-  }
+  if (indexed_) SetBit(x);
 }
 
 bool IdSet::Contains(int32_t x) const {
-  if (!bits_.empty()) {
+  if (Indexed()) {
     size_t word = static_cast<size_t>(x) >> 6;
     return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
   }
@@ -59,12 +64,12 @@ bool IdSet::Insert(int32_t x) {
 }
 
 bool IdSet::Erase(int32_t x) {
-  if (!bits_.empty() && !Contains(x)) return false;
+  if (Indexed() && !Contains(x)) return false;
   auto it = std::find(items_.begin(), items_.end(), x);
   if (it == items_.end()) return false;
   *it = items_.back();
   items_.pop_back();
-  if (!bits_.empty()) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
+  if (indexed_) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
   return true;
 }
 

@@ -19,9 +19,11 @@ namespace dtrcheck {
 
 // A set of storage ids. Python sets are unordered and what simrd computes
 // from them does not depend on the order (see Runtime::Evict for the one
-// place where it could). Small sets are scanned; once a set grows past
-// kLinearMax it also keeps a bitmap over storage ids for O(1) membership
-// (one bit per storage: less memory than the Python set it stands for).
+// place where it could). Small sets are scanned; a set larger than
+// kLinearMax gets a bitmap over storage ids for O(1) membership (one bit per
+// storage: less memory than the Python set it stands for), built on the
+// first membership question after the set was last cleared: rebuilt regions
+// are filled by appending and are often rebuilt again before anyone asks.
 // A plain list of storage ids.
 using StorageSet = std::vector<int32_t>;
 
@@ -40,8 +42,10 @@ class IdSet {
  private:
   static constexpr size_t kLinearMax = 32;
   void SetBit(int32_t x);
+  bool Indexed() const;  // builds the bitmap when the set is large
   std::vector<int32_t> items_;
-  std::vector<uint64_t> bits_;  // empty until the set first grows large
+  mutable std::vector<uint64_t> bits_;  // all zero unless indexed_
+  mutable bool indexed_ = false;
 };
 
 struct Region {

@@ -1,12 +1,18 @@
 #include "properties/pathology_search.h"
 
 #include "sim/pathology.h"
+#include "sim/runtime.h"
 #include "sim/sweep.h"
 
 namespace dtrcheck {
 
 std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySearch& search) {
-  Baseline baseline = RunBaseline(graph, search.config.baseline_runtime);
+  Baseline baseline;
+  try {
+    baseline = RunBaseline(graph, search.config.baseline_runtime);
+  } catch (const SimrdAssertion&) {
+    return std::nullopt;  // simrd would crash: not a valid trace
+  }
   SweepResult sweep = RunSweep(graph, search.config, baseline, RatioBudgets(search.ratios));
   const std::vector<SweepPoint>& points = sweep.points;
   for (const auto& p : points)

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/format.h"
+#include "sim/runtime.h"
 
 namespace dtrcheck {
 
@@ -47,7 +48,12 @@ void ValidatePropertySpec(const PropertySpec& spec) {
 
 PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
   PropertyCheck check;
-  check.baseline = RunBaseline(graph, spec.config.baseline_runtime);
+  try {
+    check.baseline = RunBaseline(graph, spec.config.baseline_runtime);
+  } catch (const SimrdAssertion& e) {  // simrd would crash: not a valid trace
+    check.summary = std::string("baseline run: simrd assertion: ") + e.what();
+    return check;
+  }
   std::vector<BudgetSpec> budgets;
   if (spec.lo) budgets.push_back(*spec.lo);
   if (spec.property != TraceProperty::kPinnedOom) budgets.push_back(spec.hi);

@@ -182,6 +182,7 @@ void Runtime::Compute(OpId op_id) {
       s.size = g.size[i];
       storages_.push_back(std::move(s));
       material_.push_back(0);
+      storage_compute_.push_back(0);
       child_storages_.emplace_back();
       parent_storages_.emplace_back();
       mark_.push_back(0);
@@ -193,7 +194,10 @@ void Runtime::Compute(OpId op_id) {
     if (s.tensors.empty()) s.root_id = id;
     // Storage.get_compute: the compute of the distinct ops of its tensors.
     // Tensors of one op are appended together, so only the last can repeat it.
-    if (s.tensors.empty() || tensors_[s.tensors.back()].op != op_id) s.compute += op.compute;
+    if (s.tensors.empty() || tensors_[s.tensors.back()].op != op_id) {
+      s.compute += op.compute;
+      storage_compute_[sid] = s.compute;
+    }
     s.tensors.push_back(id);
     s.ref_ext += 1;
     t.is_alias = id != s.root_id;
@@ -462,27 +466,34 @@ void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
   // Storage-level adjacency holds one entry per tensor edge, so its length is
   // the number of accesses simrd counts for the storage.
   const std::vector<std::vector<StorageId>>& adjacency = reverse ? parent_storages_ : child_storages_;
+  // Raw pointers: the compiler cannot tell that AppendNew leaves these alone.
+  const uint8_t* material = material_.data();
+  const Int* compute = storage_compute_.data();
+  uint32_t* mark = mark_.data();
+  uint32_t* mark2 = mark2_.data();
+  Int interior_compute = 0;
   while (!stack.empty()) {
     StorageId s = stack.back();
     stack.pop_back();
     const std::vector<StorageId>& next = adjacency[s];
     accesses += next.size();
     for (StorageId us : next) {
-      if (material_[us]) {
-        if (us != base && mark2_[us] != on_frontier) {
-          mark2_[us] = on_frontier;
+      if (material[us]) {
+        if (us != base && mark2[us] != on_frontier) {
+          mark2[us] = on_frontier;
           region.frontier.AppendNew(us);
         }
         continue;
       }
-      if (mark_[us] != visited) {
-        mark_[us] = visited;
-        region.compute += storages_[us].compute;
+      if (mark[us] != visited) {
+        mark[us] = visited;
+        interior_compute += compute[us];
         region.interior.AppendNew(us);
         stack.push_back(us);
       }
     }
   }
+  region.compute = interior_compute;
   summary_.heuristic_access_count += accesses;
 }
 

@@ -186,6 +186,7 @@ class Runtime {
   void SetMaterial(StorageId s, bool material);
   std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact
   std::vector<uint8_t> material_;
+  std::vector<Int> storage_compute_;  // Storage::compute, compact
   // Per storage, the storages of its tensors' children (parents), one entry
   // per tensor edge: Region::rebuild's walk without the tensor indirection.
   std::vector<std::vector<StorageId>> child_storages_, parent_storages_;

@@ -93,8 +93,9 @@ class OkOverheadMax {
 std::string DescribeEnd(const FindingEnd& e) {
   std::string s;
   if (e.ratio) s += "ratio " + ShortestDouble(*e.ratio) + " ";
-  return s + "(budget " + IntToString(e.budget) + ") " + StatusName(e.status) + " " +
-         Fixed(e.overhead, 3) + "x";
+  // The overhead of a failed run is only that of its prefix: left out.
+  s += "(budget " + IntToString(e.budget) + ") " + StatusName(e.status);
+  return e.status == Status::kOk ? s + " " + Fixed(e.overhead, 3) + "x" : s;
 }
 
 // Tracks the runtime's state for Diagnose.

@@ -1,0 +1,74 @@
+#!/bin/bash
+# dtrcheck sweep from the command line: byte-identical output for any
+# --jobs in every format, shards merged back equal the whole, an
+# interrupted-then-resumed sweep equals the whole, bad input exits 2.
+#   sweep_cli_test.sh DTRCHECK TRACES_DIR
+set -u
+bin=$1
+trace=$2/resnet32-56-9000000000.0-2020-10-1-13-3-30-default.log
+[ -f "$trace" ] || { echo "skip: no $trace"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {  # check NAME COMMAND...: the command must succeed
+  local name=$1; shift
+  if ! "$@"; then echo "FAIL: $name"; fail=1; fi
+}
+grid=(--from 0.100 --to 0.130 --step 0.002 --overhead-limit 8)
+for fmt in table csv jsonl; do
+  "$bin" sweep "$trace" "${grid[@]}" --format $fmt --jobs 1 > "$tmp/j1.$fmt"
+  "$bin" sweep "$trace" "${grid[@]}" --format $fmt --jobs 2 > "$tmp/j2.$fmt"
+  "$bin" sweep "$trace" "${grid[@]}" --format $fmt --jobs 3 -o "$tmp/j3.$fmt"
+  check "jobs 1 vs 2 ($fmt)" cmp -s "$tmp/j1.$fmt" "$tmp/j2.$fmt"
+  check "jobs 1 vs 3 ($fmt)" cmp -s "$tmp/j1.$fmt" "$tmp/j3.$fmt"
+done
+check "16 points" test "$(wc -l < "$tmp/j1.jsonl")" -eq 16
+
+for i in 0 1 2; do "$bin" sweep "$trace" "${grid[@]}" --format jsonl --shard $i/3 -o "$tmp/s$i.jsonl"; done
+"$bin" sweep --merge "$tmp/s2.jsonl" "$tmp/s0.jsonl" "$tmp/s1.jsonl" --format jsonl -o "$tmp/merged.jsonl"
+check "shards merged" cmp -s "$tmp/merged.jsonl" "$tmp/j1.jsonl"
+"$bin" sweep --merge "$tmp/s0.jsonl" "$tmp/s1.jsonl" "$tmp/s2.jsonl" --format table > "$tmp/merged.table"
+check "shards merged (table)" cmp -s "$tmp/merged.table" "$tmp/j1.table"
+
+# A partial file (what Ctrl-C leaves: finished points, in order, with gaps)
+# resumed in place.
+sed -n '1p;4p;5p;9p' "$tmp/j1.jsonl" > "$tmp/partial.jsonl"
+"$bin" sweep "$trace" "${grid[@]}" --format jsonl --resume "$tmp/partial.jsonl" -o "$tmp/partial.jsonl"
+check "resumed" cmp -s "$tmp/partial.jsonl" "$tmp/j1.jsonl"
+
+# SIGINT: exit 130, finished points written in budget order.
+"$bin" sweep "$trace" --from 0.100 --to 0.200 --step 0.001 --overhead-limit 8 --format jsonl --jobs 2 \
+    -o "$tmp/int.jsonl" 2> /dev/null &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT exit code 130 (got $rc)" test $rc -eq 130
+check "interrupted output sorted" python3 -c "
+import json, sys
+b = [json.loads(l)['budget'] for l in open('$tmp/int.jsonl')]
+sys.exit(0 if b == sorted(b) and len(b) < 101 else 1)"
+
+bad() {  # bad NAME ARGS...: must exit 2
+  local name=$1; shift
+  "$bin" "$@" > /dev/null 2>&1
+  local rc=$?
+  if [ $rc -ne 2 ]; then echo "FAIL: $name exited $rc, not 2"; fail=1; fi
+}
+bad "zero step" sweep "$trace" --from 0.1 --to 0.2 --step 0
+bad "reversed grid" sweep "$trace" --from 0.2 --to 0.1 --step 0.01
+bad "not a number" sweep "$trace" --from 0.1x --to 0.2 --step 0.01
+bad "missing step" sweep "$trace" --from 0.1 --to 0.2
+bad "ratio and grid" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --ratio 0.3
+bad "bad shard" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --shard 2/2
+bad "bad format" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --format xml
+bad "unknown heuristic" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --heuristics DTR,Nope
+bad "resume of another sweep" sweep "$trace" --from 0.100 --to 0.130 --step 0.002 --overhead-limit 7 --resume "$tmp/j1.jsonl"
+echo '{"not": "a record"}' > "$tmp/junk.jsonl"
+bad "merge junk" sweep --merge "$tmp/junk.jsonl"
+bad "compare one budget" compare "$trace" --at 0.1
+bad "diagnose without budget" diagnose "$trace"
+bad "scan bad cliff factor" scan "$trace" --from 0.1 --to 0.2 --step 0.01 --cliff-factor 0.5
+[ $fail -eq 0 ] && echo "all sweep CLI checks passed"
+exit $fail

@@ -143,6 +143,13 @@ int RunReduce(ReduceArgs args) {
   }
   ValidatePropertySpec(spec);
 
+  // Fail now, not after the reduction, if OUT cannot be written.
+  std::string manifest_path = ManifestPath(args.out);
+  for (const std::string& f : {args.out + ".tmp", manifest_path + ".tmp"}) {
+    if (!std::ofstream(f)) throw std::invalid_argument("-o " + args.out + ": cannot write " + f);
+    std::filesystem::remove(f);
+  }
+
   std::string path = ResolveTraceArgument(args.trace);
   TraceLog original = ReadTraceLogFile(path);
   if (std::string why = CheckBindings(original); !why.empty())
@@ -188,15 +195,22 @@ int RunReduce(ReduceArgs args) {
                            {"one_minimal", result.minimal}, {"interrupted", result.cancelled}};
   manifest["before"] = CheckJson(before, spec);
   manifest["after"] = CheckJson(after, spec);
-  manifest["after"]["simrd"] = args.no_oracle ? Json{{"available", false}, {"reason", "--no-oracle"}}
-                                              : ConfirmWithSimrd(args.out, spec, after).ToJson();
-  std::string manifest_path = ManifestPath(args.out);
-  {
-    std::ofstream out(manifest_path + ".tmp");
-    out << manifest.dump(2) << "\n";
-    if (!out) throw std::runtime_error(manifest_path + ": write error");
+  auto write_manifest = [&] {
+    {
+      std::ofstream out(manifest_path + ".tmp");
+      out << manifest.dump(2) << "\n";
+      if (!out) throw std::runtime_error(manifest_path + ": write error");
+    }
+    std::filesystem::rename(manifest_path + ".tmp", manifest_path);
+  };
+  // Written once without simrd's verdict, so that OUT and its manifest exist
+  // even if simrd (slow on big traces) is stopped with a second Ctrl-C.
+  manifest["after"]["simrd"] = {{"available", false}, {"reason", args.no_oracle ? "--no-oracle" : "not run yet"}};
+  write_manifest();
+  if (!args.no_oracle) {
+    manifest["after"]["simrd"] = ConfirmWithSimrd(args.out, spec, after).ToJson();
+    write_manifest();
   }
-  std::filesystem::rename(manifest_path + ".tmp", manifest_path);
 
   std::cerr << "reduce: " << original.NumOperators() << " -> " << result.log.NumOperators() << " operators ("
             << original.instrs.size() << " -> " << result.log.instrs.size() << " instructions), "

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "cli/fuzz_commands.h"
 #include "cli/sweep_commands.h"
 #include "cli/trace_commands.h"
 #include "sim/parse.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddCompareCommand(app),
       dtrcheck::AddScanCommand(app),
       dtrcheck::AddReproduceCommand(app),
+      dtrcheck::AddFuzzDecodeCommand(app),
   };
   try {
     app.parse(argc, argv);

@@ -1,0 +1,24 @@
+// The runtime/heuristic pairs simrd accepts: the heuristic's required
+// FEATURES are a subset of the runtime's (QUIRKS.md, Q-FEATURES). Fuzzers
+// choose among these only, so that no input is spent on a refusal.
+#ifndef DTRCHECK_FUZZ_LIB_ACCEPTED_PAIRS_H_
+#define DTRCHECK_FUZZ_LIB_ACCEPTED_PAIRS_H_
+
+#include <string>
+#include <vector>
+
+namespace dtrcheck {
+
+struct RuntimeHeuristic {
+  std::string runtime, heuristic;
+};
+
+// The paper's configuration (RuntimeV2EagerOptimized, DTR) first, then every
+// other accepted pair in simrd's runtime and heuristic registration order.
+// The order is part of the fuzz input format: appending is fine, reordering
+// changes what old artifacts decode to.
+const std::vector<RuntimeHeuristic>& AcceptedPairs();
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_FUZZ_LIB_ACCEPTED_PAIRS_H_

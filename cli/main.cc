@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddScanCommand(app),
       dtrcheck::AddReproduceCommand(app),
       dtrcheck::AddFuzzDecodeCommand(app),
+      dtrcheck::AddCheckFindingCommand(app),
   };
   try {
     app.parse(argc, argv);

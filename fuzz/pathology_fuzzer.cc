@@ -16,12 +16,18 @@
 // CLAIMS/<SignatureId> (holding the input) aborts, the others go on fuzzing.
 // A campaign thus spends its time on new pathologies, not on restarts for
 // the same one.
+//
+// With $DTRCHECK_FUZZ_ON_FINDING=print, findings are printed (the first
+// time this process sees each signature) and fuzzing goes on: CI smoke runs
+// use it to tell pathologies, which are expected, from crashes, which fail.
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "fuzz/lib/fuzz_case.h"
@@ -56,21 +62,32 @@ bool Claim(const FuzzFinding& f, const uint8_t* data, size_t size) {
   if (fd < 0) return true;  // cannot claim: report it anyway
   bool written = write(fd, data, size) == static_cast<ssize_t>(size);
   close(fd);
-  bool won = written && link(tmp.c_str(), path.c_str()) == 0;
+  int linked = written ? link(tmp.c_str(), path.c_str()) : -1;
+  int error = errno;
   unlink(tmp.c_str());
-  return won || !written;
+  // Only "someone else claimed it" suppresses a report; any other failure reports.
+  return linked == 0 || !written || error != EEXIST;
+}
+
+bool PrintOnly() {
+  static const bool print = [] {
+    const char* mode = std::getenv("DTRCHECK_FUZZ_ON_FINDING");
+    return mode && std::string(mode) == "print";
+  }();
+  return print;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static std::set<std::string> printed;
   FuzzCase c = DecodeFuzzCase(data, size);
   FuzzCheck check = CheckFuzzCase(c, Options());
   for (const FuzzFinding& f : check.findings) {
-    if (!Claim(f, data, size)) continue;
+    if (PrintOnly() ? !printed.insert(f.signature).second : !Claim(f, data, size)) continue;
     std::fprintf(stderr, "dtrcheck-finding: %s\ndtrcheck-signature: %s\n%s", f.Describe().c_str(),
                  f.signature.c_str(), DescribeFuzzCase(c).c_str());
-    std::abort();
+    if (!PrintOnly()) std::abort();
   }
   return 0;
 }

@@ -30,4 +30,14 @@ const std::vector<RuntimeHeuristic>& AcceptedPairs() {
   return pairs;
 }
 
+const std::vector<RuntimeHeuristic>& FuzzedPairs() {
+  static const std::vector<RuntimeHeuristic> pairs = [] {
+    std::vector<RuntimeHeuristic> out;
+    for (const auto& p : AcceptedPairs())
+      if (!IsRandomHeuristic(p.heuristic)) out.push_back(p);
+    return out;
+  }();
+  return pairs;
+}
+
 }  // namespace dtrcheck

@@ -19,6 +19,13 @@ struct RuntimeHeuristic {
 // changes what old artifacts decode to.
 const std::vector<RuntimeHeuristic>& AcceptedPairs();
 
+// The pairs the pathology fuzzer searches: AcceptedPairs() without the
+// random heuristics (RandomStorage, AbRandom). Their overhead at a budget is
+// a draw of Python's random generator, and a budget one byte larger is
+// another draw: cliffs and inversions between neighbouring budgets are what
+// they do by construction, not pathologies of a policy. Same order caveat.
+const std::vector<RuntimeHeuristic>& FuzzedPairs();
+
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_FUZZ_LIB_ACCEPTED_PAIRS_H_

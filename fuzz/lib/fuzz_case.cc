@@ -7,7 +7,6 @@
 
 #include "fuzz/lib/accepted_pairs.h"
 #include "sim/format.h"
-#include "sim/heuristic.h"
 #include "sim/sweep.h"
 
 namespace dtrcheck {
@@ -75,13 +74,12 @@ FuzzCase DecodeFuzzCase(const uint8_t* data, size_t size) {
   if (c.trace.shape == "tree") c.trace.layers = TreeDepth(c.trace.layers, c.trace.width);
   c.trace.base_bytes = kBaseBytes[at(7) % kBaseBytes.size()];
 
-  const auto& pairs = AcceptedPairs();
+  const auto& pairs = FuzzedPairs();
   const RuntimeHeuristic& pair = pairs[at(8) % pairs.size()];
   c.config.runtime = pair.runtime;
   c.config.heuristic = pair.heuristic;
   double limit = kLimits[at(9) % kLimits.size()];
   if (limit > 0) c.config.overhead_limit = limit;
-  if (IsRandomHeuristic(c.config.heuristic)) c.config.seed = Int(at(10));
 
   c.grid_from_milli = kMinFrom + static_cast<int>((at(11) | at(12) << 8) % kFromChoices);
   c.grid_step_milli = kSteps[at(13) % kSteps.size()];
@@ -111,7 +109,7 @@ std::string EncodeFuzzCase(const FuzzCase& c) {
   b[6] = static_cast<char>(c.trace.width - 1);
   b[7] = static_cast<char>(IndexOf(kBaseBytes, c.trace.base_bytes, "base_bytes"));
 
-  const auto& pairs = AcceptedPairs();
+  const auto& pairs = FuzzedPairs();
   size_t pair = 0;
   while (pair < pairs.size() &&
          !(pairs[pair].runtime == c.config.runtime && pairs[pair].heuristic == c.config.heuristic))
@@ -119,9 +117,7 @@ std::string EncodeFuzzCase(const FuzzCase& c) {
   if (pair == pairs.size() || pair > 255) throw std::invalid_argument("fuzz case: runtime/heuristic pair");
   b[8] = static_cast<char>(pair);
   b[9] = static_cast<char>(IndexOf(kLimits, c.config.overhead_limit.value_or(0.0), "overhead limit"));
-  Int seed = c.config.seed.value_or(0);
-  if (seed < 0 || seed > 255) throw std::invalid_argument("fuzz case: random seed");
-  b[10] = static_cast<char>(static_cast<int>(seed));
+  if (c.config.seed) throw std::invalid_argument("fuzz case: no seed is encodable");
 
   int from = c.grid_from_milli - kMinFrom;
   if (from < 0 || from >= kFromChoices) throw std::invalid_argument("fuzz case: grid start");

@@ -4,7 +4,9 @@
 
 #include "fuzz/lib/accepted_pairs.h"
 #include "fuzz/lib/fuzz_check.h"
+#include "sim/heuristic.h"
 #include "sim/parse.h"
+#include "sim/runtime.h"
 #include "sim/trace_writer.h"
 #include "traces/synthetic/rng.h"
 
@@ -65,6 +67,10 @@ TEST(FuzzCase, PairsAreAcceptedAndThePapersComesFirst) {
   EXPECT_EQ(pairs[0].runtime, "RuntimeV2EagerOptimized");
   EXPECT_EQ(pairs[0].heuristic, "DTR");
   for (const auto& p : pairs) EXPECT_FALSE(p.runtime == "RuntimeV2" && p.heuristic == "DTR");
+  const auto& fuzzed = FuzzedPairs();
+  EXPECT_EQ(fuzzed.size() + 2 * RuntimeNames().size(), pairs.size())
+      << "every runtime accepts RandomStorage and AbRandom, and fuzzing drops them";
+  for (const auto& p : fuzzed) EXPECT_FALSE(IsRandomHeuristic(p.heuristic));
 }
 
 }  // namespace

@@ -55,7 +55,9 @@ FuzzCheckOptions FuzzCheckOptionsFromEnv() {
 std::string FuzzFinding::Describe() const {
   std::string s = kind + ": ";
   if (kind == "simrd-error") return s + detail;
-  s += DescribeFinding(runs);
+  // DescribeFinding names the predicate's kind first; ours replaces it.
+  std::string runs_text = DescribeFinding(runs);
+  s += runs_text.substr(runs_text.find(": ") + 2);
   if (!detail.empty()) s += " [" + detail + "]";
   return s;
 }

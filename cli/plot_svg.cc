@@ -70,6 +70,11 @@ const std::string& SeriesColor(size_t i) {
   return colors[i % colors.size()];
 }
 
+const std::string& SeriesDash(size_t i) {
+  static const std::vector<std::string> dashes = {"", "7,4", "2,3", "10,3,2,3", "4,4", "12,5"};
+  return dashes[i % dashes.size()];
+}
+
 std::string RenderSvg(const LinePlot& plot, int width, int height) {
   // Data ranges.
   double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin, ymin = xmin, ymax = -xmin;
@@ -161,8 +166,8 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
     << Num(f.height) << "\" fill=\"none\" stroke=\"#333\"/>\n";
   o << "<text x=\"" << Num(f.left + f.width / 2) << "\" y=\"" << Num(f.top + f.height + 38)
     << "\" font-size=\"14\" text-anchor=\"middle\">" << Escape(plot.x_label) << "</text>\n";
-  o << "<text transform=\"translate(18," << Num(f.top + f.height / 2)
-    << ") rotate(-90)\" font-size=\"14\" text-anchor=\"middle\">" << Escape(plot.y_label) << "</text>\n";
+  o << "<text transform=\"translate(20," << Num(f.top + f.height / 2)
+    << ") rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">" << Escape(plot.y_label) << "</text>\n";
 
   // Series and markers.
   o << "<g clip-path=\"url(#area)\">\n";
@@ -186,7 +191,8 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
       pen = true;
     }
     if (!path.empty())
-      o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"1.8\"/>\n";
+      o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"1.8\""
+        << (s.dash.empty() ? "" : " stroke-dasharray=\"" + s.dash + "\"") << "/>\n";
     if (s.points.size() <= 400)
       for (auto [x, y] : s.points)
         if (std::isfinite(y))
@@ -214,7 +220,8 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
   double lx = f.left + f.width + 15, ly = f.top + 8;
   for (const auto& s : plot.series) {
     o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22) << "\" y2=\"" << Num(ly)
-      << "\" stroke=\"" << s.color << "\" stroke-width=\"2.5\"/>\n";
+      << "\" stroke=\"" << s.color << "\" stroke-width=\"2.5\""
+      << (s.dash.empty() ? "" : " stroke-dasharray=\"" + s.dash + "\"") << "/>\n";
     o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">" << Escape(s.label)
       << "</text>\n";
     ly += 18;

@@ -14,6 +14,7 @@ namespace dtrcheck {
 struct PlotSeries {
   std::string label;
   std::string color;  // any SVG colour
+  std::string dash;   // SVG stroke-dasharray, "" for a solid line
   // A NaN y breaks the line (e.g. an oom budget between two ok ones).
   std::vector<std::pair<double, double>> points;
 };
@@ -52,6 +53,8 @@ void WriteSvgFile(const std::string& path, const LinePlot& plot);
 // Colours that stay apart for up to 10 series, and from the red and orange
 // that sweep plots use for oom and thrashed budgets.
 const std::string& SeriesColor(size_t i);
+// Dash patterns, so that series drawn on top of each other stay visible.
+const std::string& SeriesDash(size_t i);
 
 }  // namespace dtrcheck
 

@@ -11,6 +11,7 @@ Action AddSweepCommand(CLI::App& app);
 Action AddDiagnoseCommand(CLI::App& app);
 Action AddCompareCommand(CLI::App& app);
 Action AddScanCommand(CLI::App& app);
+Action AddReproduceCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

@@ -59,9 +59,9 @@ LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Find
   if (plot.title.empty() && !records.empty())
     plot.title = "Overhead against budget (" + records[0].config.runtime + ")";
   plot.x_label = by_ratio ? "budget (fraction of the baseline peak)" : "budget (MB)";
-  plot.y_label = "overhead: (model + remat compute) / baseline compute";
+  plot.y_label = "overhead (x baseline compute)";
   for (size_t h = 0; h < order.size(); ++h) {
-    PlotSeries s{order[h], SeriesColor(h), {}};
+    PlotSeries s{order[h], SeriesColor(h), SeriesDash(h), {}};
     std::vector<double> xs;
     std::vector<Status> st;
     for (const RunRecord* r : groups[order[h]]) {

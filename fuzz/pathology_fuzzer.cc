@@ -17,9 +17,13 @@
 // A campaign thus spends its time on new pathologies, not on restarts for
 // the same one.
 //
-// With $DTRCHECK_FUZZ_ON_FINDING=print, findings are printed (the first
-// time this process sees each signature) and fuzzing goes on: CI smoke runs
-// use it to tell pathologies, which are expected, from crashes, which fail.
+// $DTRCHECK_FUZZ_ON_FINDING changes what happens after a report:
+//   abort  (default) as above;
+//   claim  the claim file is the artifact: print the report and go on
+//          fuzzing, saving a restart per finding (fuzz/campaign);
+//   print  no claims: print each signature the first time this process
+//          sees it and go on (CI smoke runs tell expected pathologies from
+//          crashes this way).
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -69,12 +73,19 @@ bool Claim(const FuzzFinding& f, const uint8_t* data, size_t size) {
   return linked == 0 || !written || error != EEXIST;
 }
 
-bool PrintOnly() {
-  static const bool print = [] {
-    const char* mode = std::getenv("DTRCHECK_FUZZ_ON_FINDING");
-    return mode && std::string(mode) == "print";
+enum class OnFinding { kAbort, kClaim, kPrint };
+
+OnFinding Mode() {
+  static const OnFinding mode = [] {
+    const char* text = std::getenv("DTRCHECK_FUZZ_ON_FINDING");
+    std::string m = text ? text : "abort";
+    if (m == "abort") return OnFinding::kAbort;
+    if (m == "claim") return OnFinding::kClaim;
+    if (m == "print") return OnFinding::kPrint;
+    std::fprintf(stderr, "pathology_fuzzer: DTRCHECK_FUZZ_ON_FINDING=%s: expected abort, claim or print\n", text);
+    std::exit(2);
   }();
-  return print;
+  return mode;
 }
 
 }  // namespace
@@ -84,10 +95,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzCase c = DecodeFuzzCase(data, size);
   FuzzCheck check = CheckFuzzCase(c, Options());
   for (const FuzzFinding& f : check.findings) {
-    if (PrintOnly() ? !printed.insert(f.signature).second : !Claim(f, data, size)) continue;
+    bool first = Mode() == OnFinding::kPrint ? printed.insert(f.signature).second : Claim(f, data, size);
+    if (!first) continue;
     std::fprintf(stderr, "dtrcheck-finding: %s\ndtrcheck-signature: %s\n%s", f.Describe().c_str(),
                  f.signature.c_str(), DescribeFuzzCase(c).c_str());
-    if (!PrintOnly()) std::abort();
+    if (Mode() == OnFinding::kAbort) std::abort();
   }
   return 0;
 }

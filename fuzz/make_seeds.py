@@ -83,7 +83,7 @@ def pathology_seeds(dtrcheck, out):
                 b[8] = 0 if variant < 4 else b[8]
                 b[9] = (0, 5)[variant % 2]  # no overhead limit, or 8
                 b[13] = variant % 3
-                b[14] = 30  # 32 budgets
+                b[14] = 22  # 24 budgets
                 path = os.path.join(tmp, "case")
                 with open(path, "wb") as f:
                     f.write(b)

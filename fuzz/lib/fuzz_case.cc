@@ -13,21 +13,22 @@ namespace dtrcheck {
 
 namespace {
 
-// Per shape, the layers an input may ask for. Small enough that a sweep of
-// 32 budgets stays in the milliseconds (a few hundred operators at most),
-// large enough for recomputation chains to matter.
+// Per shape, the layers an input may ask for. Small enough that a sweep
+// stays in the milliseconds (at most a few hundred operators; with ASan a
+// 650-operator tree took seconds), large enough for recomputation chains
+// to matter. Small traces also reduce in seconds.
 struct LayerRange {
   const char* shape;
   int lo, hi;
 };
 constexpr std::array<LayerRange, 6> kLayers = {{
-    {"chain", 1, 12}, {"resnet", 1, 8}, {"unet", 1, 5}, {"lstm", 1, 10}, {"tree", 1, 6}, {"dag", 4, 64},
+    {"chain", 1, 10}, {"resnet", 1, 6}, {"unet", 1, 4}, {"lstm", 1, 8}, {"tree", 1, 6}, {"dag", 4, 48},
 }};
-constexpr int kMaxTreeLeaves = 64;
+constexpr int kMaxTreeLeaves = 16;
 constexpr std::array<int64_t, 4> kBaseBytes = {4096, 65536, 1 << 20, 1 << 24};
 constexpr std::array<double, 8> kLimits = {0, 1.5, 2, 3, 4, 8, 16, 64};  // 0: none
 constexpr std::array<int, 6> kSteps = {1, 2, 5, 10, 20, 50};
-constexpr int kMinFrom = 10, kFromChoices = 941, kMaxPoints = 32;
+constexpr int kMinFrom = 10, kFromChoices = 941, kMaxPoints = 24;
 
 const LayerRange& RangeOf(const std::string& shape) {
   for (const auto& r : kLayers)

@@ -13,14 +13,14 @@
 //   0      shape (GeneratorShapes() index, modulo)
 //   1-4    generator seed, little endian
 //   5      layers, within the shape's range (kept small: one input is a sweep)
-//   6      width, 1..3 (tree: depth shrunk to at most 64 leaves)
+//   6      width, 1..3 (tree: depth shrunk to at most 16 leaves)
 //   7      base_bytes: 4 KiB, 64 KiB, 1 MiB or 16 MiB
 //   8      runtime/heuristic pair, index into FuzzedPairs()
 //   9      overhead limit: none, 1.5, 2, 3, 4, 8, 16, 64
 //   10     reserved (ignored)
 //   11-12  first ratio of the grid, in thousandths: 10..950
 //   13     grid step in thousandths: 1, 2, 5, 10, 20, 50
-//   14     number of grid points: 2..32 (cut at ratio 1.000)
+//   14     number of grid points: 2..24 (cut at ratio 1.000)
 #ifndef DTRCHECK_FUZZ_LIB_FUZZ_CASE_H_
 #define DTRCHECK_FUZZ_LIB_FUZZ_CASE_H_
 

@@ -1,0 +1,89 @@
+"""Where a campaign keeps things, and writing them so that a crash or a
+Ctrl-C never leaves a half-written file behind.
+
+A findings directory (default fuzz/findings/, ignored by git) holds:
+  claims/              one file per pathology signature, named by its id
+                       (SignatureId), holding the fuzzer input that found
+                       it; written by pathology_fuzzer ($DTRCHECK_FUZZ_CLAIMS)
+  corpus/<target>/     libFuzzer's working corpus, kept across campaigns
+  artifacts/<target>/  libFuzzer's crash-/leak-/timeout-/oom- files
+  logs/<stamp>/<target>/  the fuzzers' output (fuzz-<job>.log)
+  triage/<item>/       decoded trace, reduction, result.json once finished
+  bugs/<target>/       artifacts that are bugs (sanitizer reports, crashes)
+  campaigns.jsonl      one line per campaign: start, end, host, options
+  report.md            the last campaign's report
+The archive (default corpus/ of the repository) holds the counterexamples:
+  <kind>/<id>/trace.log, manifest.json, input.bin
+"""
+import json
+import os
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TARGETS = ("pathology_fuzzer", "trace_parse_fuzzer")
+KINDS = ("inversion", "cliff", "pinned-oom", "overhead")
+
+
+class Findings:
+    def __init__(self, root):
+        self.root = os.path.abspath(root)
+        self.claims = os.path.join(self.root, "claims")
+        self.triage = os.path.join(self.root, "triage")
+        self.campaigns = os.path.join(self.root, "campaigns.jsonl")
+        self.report = os.path.join(self.root, "report.md")
+
+    def corpus(self, target):
+        return os.path.join(self.root, "corpus", target)
+
+    def artifacts(self, target):
+        return os.path.join(self.root, "artifacts", target)
+
+    def bugs(self, target):
+        return os.path.join(self.root, "bugs", target)
+
+    def logs(self, stamp, target):
+        return os.path.join(self.root, "logs", stamp, target)
+
+    def ensure(self):
+        for d in [self.claims, self.triage] + [f(t) for t in TARGETS for f in (self.corpus, self.artifacts)]:
+            os.makedirs(d, exist_ok=True)
+
+
+def write_atomic(path, data):
+    """Writes bytes or text to path through a temporary file renamed into place."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    os.replace(tmp, path)
+
+
+def write_json(path, obj):
+    write_atomic(path, json.dumps(obj, indent=2) + "\n")
+
+
+def read_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def append_jsonl(path, obj):
+    with open(path, "a") as f:
+        f.write(json.dumps(obj) + "\n")
+
+
+def read_jsonl(path):
+    out = []
+    try:
+        with open(path) as f:
+            for line in f:
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass  # a line cut by a crash
+    except OSError:
+        pass
+    return out

@@ -1,0 +1,129 @@
+"""The end of a campaign: a summary table on stdout and a markdown report."""
+import glob
+import os
+import time
+
+from .layout import read_json
+
+
+def results(findings, since=None):
+    """Triage results, oldest first; only those finished at or after `since`
+    (seconds since the epoch) if given."""
+    out = []
+    for path in glob.glob(os.path.join(findings.triage, "*", "result.json")):
+        r = read_json(path)
+        if r is None:
+            continue
+        r["_mtime"] = os.path.getmtime(path)
+        if since is None or r["_mtime"] >= since:
+            out.append(r)
+    return sorted(out, key=lambda r: r["_mtime"])
+
+
+def _fmt_end(end):
+    if end is None:
+        return "?"
+    s = end["status"]
+    if s == "ok":
+        s += f" {end['overhead']:.3f}x"
+    return s
+
+
+def finding_rows(archived_results, archive_manifests):
+    rows = []
+    for r in archived_results:
+        m = archive_manifests.get(r["item"], {})
+        o = m.get("original", {})
+        cfg = m.get("config", {})
+        exp = m.get("expected", {})
+        rows.append({
+            "kind": r.get("kind", "?"),
+            "id": r["item"],
+            "config": f"{cfg.get('runtime', '?')}/{cfg.get('heuristic', '?')}"
+                      + (f" limit {cfg['overhead_limit']:g}" if "overhead_limit" in cfg else ""),
+            "shape": o.get("case", {}).get("generator", {}).get("shape", "?"),
+            "budgets": " -> ".join(f"{b.get('ratio', b.get('bytes'))}" for b in m.get("budgets", {}).values()),
+            "runs": " -> ".join(_fmt_end(e) for e in exp.values()),
+            "operators": f"{m.get('operators', {}).get('before', '?')} -> {m.get('operators', {}).get('after', '?')}",
+            "simrd": m.get("simrd_status", "?"),
+            "found": "?" if r.get("time_to_find") is None else f"{r['time_to_find']:.0f}s",
+            "archive": r.get("archive", ""),
+        })
+    return rows
+
+
+def table(rows, columns):
+    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) if rows else len(c) for c in columns}
+    lines = ["  ".join(c.ljust(widths[c]) for c in columns)]
+    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in columns) for r in rows]
+    return "\n".join(lines)
+
+
+def markdown_table(rows, columns):
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(str(r[c]).replace("|", "\\|") for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+COLUMNS = ["kind", "id", "config", "shape", "budgets", "runs", "operators", "simrd", "found"]
+
+
+def build(campaign, findings, archive_manifests, pending, interrupted):
+    """Returns (summary text, markdown)."""
+    done = results(findings, since=campaign["start"])
+    archived = [r for r in done if r.get("status") == "archived"]
+    rows = finding_rows(archived, archive_manifests)
+    by_status = {}
+    for r in done:
+        by_status[r.get("status", "?")] = by_status.get(r.get("status", "?"), 0) + 1
+    bugs = [r for r in done if r.get("status") == "bug"]
+    disagree = [r for r in done if r.get("status") == "simrd-disagrees"]
+    elapsed = campaign.get("end", time.time()) - campaign["start"]
+    fuzz_lines = []
+    for target, st in campaign.get("fuzzers", {}).items():
+        rate = st["execs"] / st["seconds"] if st.get("seconds") else 0
+        fuzz_lines.append(f"{target}: {st['workers']} worker(s), {st['execs']:,} executions in {st['seconds']:.0f} s "
+                          f"({rate:.0f}/s), corpus {st['corpus']}")
+    kinds = {}
+    for r in archived:
+        kinds[r.get("kind")] = kinds.get(r.get("kind"), 0) + 1
+
+    summary = [f"campaign {campaign['stamp']}: {elapsed:.0f} s" + (" (interrupted)" if interrupted else "")]
+    summary += ["  " + l for l in fuzz_lines]
+    statuses = ", ".join(f"{n} {s}" for s, n in sorted(by_status.items()))
+    summary.append(f"  claims {campaign.get('claims_new', 0)} new; triaged {len(done)}"
+                   + (f" ({statuses})" if statuses else "") + f"; pending {pending}")
+    summary.append("  archived: " + (", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"))
+    if rows:
+        summary += ["", table(rows, COLUMNS)]
+    for r in bugs:
+        summary.append(f"BUG {r['item']}: {r.get('detail', '')} ({r.get('reproduce', r.get('artifact', ''))})")
+    for r in disagree:
+        summary.append(f"SIMRD DISAGREES {r['item']}: {r.get('description', '')}")
+
+    md = [f"# Fuzz campaign {campaign['stamp']}", "",
+          f"- host: {campaign.get('host')}, {campaign.get('jobs')} jobs, {elapsed:.0f} s"
+          + (" (interrupted)" if interrupted else ""),
+          f"- command: `{campaign.get('command')}`",
+          f"- cliff factor {campaign.get('cliff_factor')}, gap {campaign.get('cliff_gap')} of peak; "
+          f"reduce limit {campaign.get('reduce_timeout')} s per finding; simrd "
+          f"{'asked' if campaign.get('oracle') else 'not asked'}", ""]
+    md += ["## Fuzzers", ""] + [f"- {l}" for l in fuzz_lines] + [""]
+    md += ["## Triage", "",
+           f"{campaign.get('claims_new', 0)} new claims; {len(done)} items triaged: "
+           + (", ".join(f"{n} {s}" for s, n in sorted(by_status.items())) or "none")
+           + f"; {pending} pending (`fuzz/campaign triage` continues them).", ""]
+    md += ["## Archived counterexamples", ""]
+    md += [markdown_table(rows, COLUMNS + ["archive"]), ""] if rows else ["None.", ""]
+    if bugs or disagree:
+        md += ["## Bugs", ""]
+        md += [f"- `{r['item']}`: {r.get('detail', '')} — reproduce: `{r.get('reproduce', '')}`" for r in bugs]
+        md += [f"- `{r['item']}`: simrd does not confirm the reduced trace ({r.get('description', '')}); "
+               f"see `{os.path.join('triage', r['item'])}`" for r in disagree]
+        md.append("")
+    other = [r for r in done if r.get("status") not in ("archived", "bug", "simrd-disagrees", "pathology-artifact")]
+    if other:
+        md += ["## Not archived", ""]
+        md += [f"- `{r['item']}` {r.get('kind', '')}: {r['status']} — {r.get('detail', '')}" for r in other]
+        md.append("")
+    return "\n".join(summary), "\n".join(md)

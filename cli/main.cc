@@ -8,6 +8,7 @@
 #include "cli/sweep_commands.h"
 #include "cli/trace_commands.h"
 #include "sim/parse.h"
+#include "sim/runtime.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"dtrcheck: a bit-exact C++ simrd, and tools to hunt DTR pathologies"};
@@ -47,6 +48,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ValidationError& e) {
     std::cerr << "dtrcheck: " << e.what() << "\n";
     return dtrcheck::kExitBadInput;
+  } catch (const dtrcheck::SimrdAssertion& e) {
+    // Outside a recorded run (e.g. in the unbounded baseline run): the trace
+    // is one that simrd itself cannot replay.
+    std::cerr << "dtrcheck: simrd cannot replay this trace (its assertion fails: " << e.what() << ")\n";
+    return dtrcheck::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "dtrcheck: internal error: " << e.what() << "\n";
+    return 1;
   }
   return 0;
 }

@@ -88,8 +88,8 @@ ReproduceSection ReproduceAblation(const std::string& resnet, const std::string&
   if (!lstm.empty()) {
     Graph graph = ParseTraceFile(lstm);
     Baseline baseline = RunBaseline(graph, "RuntimeV2EagerOptimized");
-    out.markdown += AblationOn("LSTM, ratios " + std::string(kLstmWindowFrom) + " to " + kLstmWindowTo, "lstm", graph,
-                               baseline, RatioBudgets(RatioGrid(kLstmWindowFrom, kLstmWindowTo, "0.001")), s);
+    out.markdown += AblationOn("LSTM, ratios " + std::string(kLstmAblationFrom) + " to " + kLstmAblationTo, "lstm",
+                               graph, baseline, RatioBudgets(RatioGrid(kLstmAblationFrom, kLstmAblationTo, "0.001")), s);
   }
   return out;
 }

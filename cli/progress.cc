@@ -10,8 +10,13 @@ ProgressBar::ProgressBar(std::string label, size_t total)
     : label_(std::move(label)), total_(total), enabled_(isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()), last_(start_) {}
 
-ProgressBar::~ProgressBar() {
-  if (drawn_) std::fprintf(stderr, "\r\033[K");
+ProgressBar::~ProgressBar() { Clear(); }
+
+void ProgressBar::Clear() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
 }
 
 void ProgressBar::Update(size_t done) {

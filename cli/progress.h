@@ -14,6 +14,9 @@ class ProgressBar {
   ProgressBar(std::string label, size_t total);
   ~ProgressBar();  // clears the line
   void Update(size_t done);
+  // Erases the bar, e.g. before writing to a stdout that is the same
+  // terminal; the next Update draws it again.
+  void Clear();
   bool enabled() const { return enabled_; }
 
  private:

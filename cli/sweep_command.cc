@@ -135,6 +135,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
   }
 
   OutputFile out(o.output);
+  const bool to_stdout = o.output.empty() || o.output == "-";
   out.stream() << SweepHeader(format, with_heuristic);
   size_t next = 0;  // the first point not written yet
   auto write_ready = [&](bool final) {
@@ -162,8 +163,9 @@ int RunSweepCommand(SweepCommandOptions& o) {
       for (size_t i = 0; i < nb; ++i) so.skip[i] = !mine[h * nb + i] || records[h * nb + i].has_value();
       so.on_point = [&](const SweepPoint& p, size_t, size_t) {
         records[h * nb + p.index] = p.record;
-        bar.Update(++done);
+        if (to_stdout) bar.Clear();  // rows and bar may share a terminal
         write_ready(false);
+        bar.Update(++done);
       };
       RunSweep(graph, config_of(h), baseline, budgets, so);
     }

@@ -14,6 +14,7 @@
 #include "sim/parse.h"
 #include "sim/pathology.h"
 #include "sim/record.h"
+#include "sim/scan.h"
 #include "sim/sweep.h"
 
 namespace dtrcheck {
@@ -141,6 +142,26 @@ TEST_F(ResNetPublished, LargestLockedTotalsAt0101And0107) {
   EXPECT_EQ(mb(Diagnose(*graph_, c, baseline_).max_locked_bytes), "754.9");
   c.ratio = 0.107;
   EXPECT_EQ(mb(Diagnose(*graph_, c, baseline_).max_locked_bytes), "575.1");
+}
+
+TEST_F(ResNetPublished, ScanBisectsTheInversionToAdjacentBytes) {
+  ScanSettings s;
+  s.refine = true;
+  s.tolerance = 1;
+  s.jobs = 2;
+  auto r = RunScan(*graph_, Config(), baseline_, RatioBudgets(RatioGrid("0.100", "0.104", "0.001")), s);
+  ASSERT_EQ(r.findings.size(), 1u);
+  const ScanFinding& f = r.findings[0];
+  ASSERT_TRUE(f.refined.has_value());
+  EXPECT_EQ(f.refined->stop_reason, "converged");
+  // simrd itself, `oracle/simrd_oracle.py run resnet32.log --budget B
+  // --overhead-limit 8`: ok at B = 1024657199, oom at B = 1024657200.
+  EXPECT_TRUE(f.refined->finding.low.budget == 1024657199);
+  EXPECT_EQ(f.refined->finding.low.status, Status::kOk);
+  EXPECT_TRUE(f.refined->finding.high.budget == 1024657200);
+  EXPECT_EQ(f.refined->finding.high.status, Status::kOom);
+  ASSERT_TRUE(f.failure.has_value());
+  EXPECT_TRUE(f.failure->PinnedFrontierOom());
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ Instr Parser::Decode(std::string_view line_text, long line) const {
   Instr in{Instr::kConstant, line, json()};
   try {
     in.j = json::parse(line_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // also out_of_range: a number like 7E777 overflows
     std::string what = e.what();
     auto pos = what.find("syntax error");
     Fail(line, "bad JSON: " + (pos == std::string::npos ? what : what.substr(pos)));

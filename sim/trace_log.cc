@@ -159,7 +159,7 @@ TraceLog Reader::Run(std::string_view text) {
     Line l{number, json(), ""};
     try {
       l.j = json::parse(s);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // also out_of_range: a number like 7E777 overflows
       Fail(number, std::string("bad JSON: ") + e.what());
     }
     if (!l.j.is_object()) Fail(number, "expected a JSON object");

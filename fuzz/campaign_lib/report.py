@@ -65,6 +65,14 @@ def markdown_table(rows, columns):
     return "\n".join(lines)
 
 
+def group_bugs(bugs):
+    """Bug results grouped by signature, largest group first."""
+    groups = {}
+    for r in bugs:
+        groups.setdefault(r.get("bug_signature") or r.get("detail", ""), []).append(r)
+    return sorted(groups.items(), key=lambda kv: -len(kv[1]))
+
+
 COLUMNS = ["kind", "id", "config", "shape", "budgets", "runs", "operators", "simrd", "found"]
 
 
@@ -96,8 +104,8 @@ def build(campaign, findings, archive_manifests, pending, interrupted):
     summary.append("  archived: " + (", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"))
     if rows:
         summary += ["", table(rows, COLUMNS)]
-    for r in bugs:
-        summary.append(f"BUG {r['item']}: {r.get('detail', '')} ({r.get('reproduce', r.get('artifact', ''))})")
+    for sig, group in group_bugs(bugs):
+        summary.append(f"BUG x{len(group)} {sig}: reproduce {group[0].get('reproduce', '')}")
     for r in disagree:
         summary.append(f"SIMRD DISAGREES {r['item']}: {r.get('description', '')}")
 
@@ -117,7 +125,8 @@ def build(campaign, findings, archive_manifests, pending, interrupted):
     md += [markdown_table(rows, COLUMNS + ["archive"]), ""] if rows else ["None.", ""]
     if bugs or disagree:
         md += ["## Bugs", ""]
-        md += [f"- `{r['item']}`: {r.get('detail', '')} — reproduce: `{r.get('reproduce', '')}`" for r in bugs]
+        md += [f"- {len(g)} artifact(s): `{g[0].get('detail', '')}` — reproduce: `{g[0].get('reproduce', '')}`"
+               for _, g in group_bugs(bugs)]
         md += [f"- `{r['item']}`: simrd does not confirm the reduced trace ({r.get('description', '')}); "
                f"see `{os.path.join('triage', r['item'])}`" for r in disagree]
         md.append("")

@@ -27,6 +27,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -298,11 +299,34 @@ class Triage:
         kept = os.path.join(bugs, os.path.basename(path))
         shutil.copyfile(path, kept)
         write_atomic(kept + ".txt", text)
-        lines = [l for l in text.splitlines() if any(k in l for k in ("ERROR:", "SUMMARY:", "runtime error:",
-                                                                    "trace_parse_fuzzer:", "pathology_fuzzer:"))]
-        self.log(f"triage {item}: BUG {lines[0] if lines else '(no report; see ' + rel(kept) + '.txt)'}")
-        return self.finish(item, {"status": "bug", "target": target, "artifact": rel(kept),
-                                  "detail": lines[0] if lines else "", "reproduce": f"{rel(binary)} {rel(kept)}"})
+        detail = key_line(text)
+        self.log(f"triage {item}: BUG {detail or '(no report; see ' + rel(kept) + '.txt)'}")
+        return self.finish(item, {"status": "bug", "target": target, "artifact": rel(kept), "detail": detail,
+                                  "bug_signature": bug_signature(target, detail),
+                                  "reproduce": f"{rel(binary)} {rel(kept)}"})
+
+
+# What names a crash, most telling first: a sanitizer's report, an
+# exception's what(), a fuzzer's own invariant message, libFuzzer's summary.
+_KEY_PATTERNS = (re.compile(r"runtime error: .*"), re.compile(r"ERROR: AddressSanitizer: .*"),
+                 re.compile(r"ERROR: LeakSanitizer: .*"), re.compile(r"what\(\): .*"),
+                 re.compile(r"^(trace_parse_fuzzer|pathology_fuzzer): .*"), re.compile(r"ERROR: libFuzzer: .*"),
+                 re.compile(r"SUMMARY: .*"))
+
+
+def key_line(text):
+    for pattern in _KEY_PATTERNS:
+        for line in text.splitlines():
+            m = pattern.search(line)
+            if m:
+                return m.group(0).strip()
+    return ""
+
+
+def bug_signature(target, detail):
+    """The crash with its input-specific parts (quoted text, numbers,
+    addresses) blanked: the same bug found twice has one signature."""
+    return target + ": " + re.sub(r"'[^']*'|\"[^\"]*\"|0x[0-9a-f]+|\d+", "_", detail)
 
 
 def run_interruptible(cmd, log_path, limit, env):

@@ -12,6 +12,13 @@ namespace dtrcheck {
 
 namespace {
 
+// No call below has two arguments that draw random numbers or add to the
+// log: C++ leaves the order in which arguments are evaluated unspecified
+// (GCC evaluates these right to left, clang left to right), so such a call
+// made a different trace under each compiler. Where a call needs two, the
+// later argument is drawn into a local first: GCC's order, which made every
+// trace recorded before.
+
 // Sizes and times of one model, drawn from the builder's random numbers.
 class Model {
  public:
@@ -37,8 +44,9 @@ class Model {
   // cudnn_batch_norm's tuple: output, saved mean, saved inverse deviation.
   Value BatchNorm(Value x) {
     Value gamma = b_.Param(Small()), beta = b_.Param(Small());
+    Int time = Cheap();
     auto outs = b_.Op("cudnn_batch_norm", {x, gamma, beta},
-                      {{b_.Bytes(x), true}, {Small(), false}, {Small(), false}}, Cheap(), Save::kBoth);
+                      {{b_.Bytes(x), true}, {Small(), false}, {Small(), false}}, time, Save::kBoth);
     b_.Release(outs[1]);
     b_.Release(outs[2]);
     return outs[0];
@@ -59,7 +67,8 @@ class Model {
   Value Loss(Value x) {
     Value flat = b_.View("view", x, 1000);
     Value w = b_.Param(Weight());
-    Value logits = b_.Op1("addmm", {flat, w}, Small(), Expensive(), Save::kInputs);
+    Int time = Expensive();
+    Value logits = b_.Op1("addmm", {flat, w}, Small(), time, Save::kInputs);
     b_.Release(flat);
     Value lsm = b_.Op1("_log_softmax", {logits}, b_.Bytes(logits), Cheap(), Save::kOutputs);
     b_.Release(logits);
@@ -82,7 +91,8 @@ Value Chain(Model& m, int layers, int width) {
   Value x = b.Input(m.Act());
   for (int l = 0; l < layers; ++l) {
     Value w = b.Param(m.Weight());
-    Value y = b.Op1("mm", {x, w}, m.Act(), m.Expensive(), Save::kInputs);
+    Int time = m.Expensive();
+    Value y = b.Op1("mm", {x, w}, m.Act(), time, Save::kInputs);
     b.Release(x);
     for (int k = 1; k < width; ++k) {
       switch (m.rng().Below(3)) {
@@ -93,9 +103,11 @@ Value Chain(Model& m, int layers, int width) {
           y = z;
           break;
         }
-        case 1:
-          y = b.InPlace("mul_", y, {b.Param(m.Small())}, m.Cheap());
+        case 1: {
+          Int time = m.Cheap();
+          y = b.InPlace("mul_", y, {b.Param(m.Small())}, time);
           break;
+        }
         default: {
           Value v = b.View("view", y, 1000);
           Value z = b.Op1("mul", {v, v}, b.Bytes(y), m.Cheap(), Save::kInputs);
@@ -112,7 +124,8 @@ Value Chain(Model& m, int layers, int width) {
 
 Value Resnet(Model& m, int blocks, int width) {
   TraceBuilder& b = m.b();
-  Value x = m.ConvBnRelu(b.Input(m.Act()), m.Act());
+  Int bytes0 = m.Act();
+  Value x = m.ConvBnRelu(b.Input(m.Act()), bytes0);
   for (int k = 0; k < blocks; ++k) {
     Value h = x;
     Int bytes = m.Act();
@@ -132,7 +145,8 @@ Value Resnet(Model& m, int blocks, int width) {
     b.Release(x);
     x = m.Relu(sum);
   }
-  Value pooled = b.Op1("avg_pool2d", {x}, m.Small(), m.Cheap(), Save::kInputs);
+  Int time = m.Cheap();
+  Value pooled = b.Op1("avg_pool2d", {x}, m.Small(), time, Save::kInputs);
   b.Release(x);
   return m.Loss(pooled);
 }
@@ -259,15 +273,20 @@ Value Dag(Model& m, int ops, int fan_in) {
     for (int k = 0; k < n; ++k) in.push_back(live[live.size() - 1 - rng.Below(live.size())]);
     if (rng.Chance(1, 2)) in.push_back(b.Param(m.Weight()));
     switch (rng.Below(5)) {
-      case 0:
-        live.push_back(b.Op1("matmul", in, m.Act(), m.Expensive(), Save::kInputs));
+      case 0: {
+        Int time = m.Expensive();
+        live.push_back(b.Op1("matmul", in, m.Act(), time, Save::kInputs));
         break;
-      case 1:
-        live.push_back(b.Op1("pointwise", in, m.Act(), m.Cheap(), Save::kNothing));
+      }
+      case 1: {
+        Int time = m.Cheap();
+        live.push_back(b.Op1("pointwise", in, m.Act(), time, Save::kNothing));
         break;
+      }
       case 2: {
-        auto outs = b.Op("fused", in, {{m.Act(), true}, {m.Act(), rng.Chance(1, 2)}}, m.Expensive(),
-                         rng.Chance(1, 2) ? Save::kBoth : Save::kOutputs);
+        Save save = rng.Chance(1, 2) ? Save::kBoth : Save::kOutputs;
+        Int time = m.Expensive();
+        auto outs = b.Op("fused", in, {{m.Act(), true}, {m.Act(), rng.Chance(1, 2)}}, time, save);
         live.push_back(outs[0]);
         live.push_back(outs[1]);
         break;
@@ -281,7 +300,8 @@ Value Dag(Model& m, int ops, int fan_in) {
         auto it = std::find_if(live.rbegin(), live.rend(),
                                [&](Value v) { return !b.IsView(v) && rng.Chance(2, 3); });
         if (it == live.rend()) {
-          live.push_back(b.Op1("pointwise", in, m.Act(), m.Cheap(), Save::kNothing));
+          Int time = m.Cheap();
+          live.push_back(b.Op1("pointwise", in, m.Act(), time, Save::kNothing));
           break;
         }
         *it = b.InPlace("add_", *it, {in.back()}, m.Cheap());

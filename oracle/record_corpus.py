@@ -40,7 +40,18 @@ FEW = [("RuntimeV2EagerOptimized", "DTR"), ("RuntimeV2EagerOptimized", "DTRLocal
        ("RuntimeV2EagerOptimized", "DTREqClass"), ("RuntimeV1", "LRU")]
 
 
-def configs_for(name):
+# --small: a few configurations per trace, where simrd is quick (an early
+# oom, an early thrash, and ample budgets).
+SMALL = [dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=0.05),
+         dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=0.3, overhead_limit=1.05),
+         dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=1.0),
+         dict(runtime="RuntimeV2EagerOptimized", heuristic="DTRLocal", ratio=1.0),
+         dict(runtime="RuntimeV1", heuristic="LRU", ratio=1.0)]
+
+
+def configs_for(name, small=False):
+    if small:
+        return [dict(c, stats=True) for c in SMALL]
     g = GRIDS[name]
     pairs = [(r, h) for r in RUNTIMES for h in HEURISTICS] if g["all_pairs"] else FEW
     out = []
@@ -95,6 +106,7 @@ def main():
     ap.add_argument("--traces", default=os.environ.get("DTRCHECK_TRACES",
                                                        os.path.join(REPO, "..", "shared", "traces")))
     ap.add_argument("--only", default="")
+    ap.add_argument("--small", action="store_true", help="only the SMALL configurations per trace")
     ap.add_argument("--out", default=os.path.join(REPO, "corpus", "oracle"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -112,7 +124,7 @@ def main():
         name = e["name"]
         if name not in GRIDS or (only and name not in only):
             continue
-        record(name, os.path.join(args.traces, e["file"]), configs_for(name), args.out,
+        record(name, os.path.join(args.traces, e["file"]), configs_for(name, args.small), args.out,
                "traces:" + e["file"])
 
 

@@ -25,7 +25,8 @@ def _fmt_end(end):
         return "?"
     s = end["status"]
     if s == "ok":
-        s += f" {end['overhead']:.3f}x"
+        # A reduced trace may have no compute left (every TIME 0): no overhead.
+        s += f" {end['overhead']:.3f}x" if end["overhead"] > 0 else " (no compute)"
     return s
 
 

@@ -62,7 +62,8 @@ ArchivedRun RunOf(const RunRecord& r) { return ArchivedRun{StatusName(r.status),
 
 std::string DescribeRun(const ArchivedRun& r) {
   std::string s = r.status;
-  if (r.status == "ok") s += " " + Fixed(r.overhead, 3) + "x";
+  // A reduced trace may have no compute left (every TIME 0): no overhead.
+  if (r.status == "ok") s += r.overhead > 0 ? " " + Fixed(r.overhead, 3) + "x" : " (no compute)";
   return s + " at " + IntToString(r.budget);
 }
 

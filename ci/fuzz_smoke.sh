@@ -7,20 +7,22 @@
 #   pathology_fuzzer    prints pathologies (expected, DTRCHECK_FUZZ_ON_FINDING
 #                       =print) and fails on a crash, or if it reported none.
 # Usage: ci/fuzz_smoke.sh [SECONDS_PER_TARGET]   (default 60, at most 120)
+# The build directory is $DTRCHECK_FUZZ_BUILD_DIR (default build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 if [ "$seconds" -gt 120 ]; then seconds=120; fi
+bdir="${DTRCHECK_FUZZ_BUILD_DIR:-build-fuzz}"
 
 DTRCHECK_FUZZ=1 bash ci/deps.sh
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+cmake -S . -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
       -DDTRCHECK_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer fuzz_case_test \
+cmake --build "$bdir" -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer fuzz_case_test \
       fuzz_regressions_test
 # clang must decode and generate exactly what the GCC-built CLI triages with
 # (golden digests), and the parse regressions must pass under the sanitizers.
-build-fuzz/bin/fuzz_case_test --gtest_brief=1
-build-fuzz/bin/fuzz_regressions_test --gtest_brief=1
+"$bdir/bin/fuzz_case_test" --gtest_brief=1
+"$bdir/bin/fuzz_regressions_test" --gtest_brief=1
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -28,7 +30,7 @@ run() {  # TARGET LOG [extra flags...]: a fresh corpus, the seeds, the dictionar
   local target="$1" log="$2"
   shift 2
   mkdir -p "$work/$target" "$work/artifacts"
-  timeout $((seconds + 120)) "build-fuzz/bin/$target" -max_total_time="$seconds" -print_final_stats=1 \
+  timeout $((seconds + 120)) "$bdir/bin/$target" -max_total_time="$seconds" -print_final_stats=1 \
     -rss_limit_mb=4096 -artifact_prefix="$work/artifacts/" -dict="fuzz/$target.dict" "$@" \
     "$work/$target" "fuzz/${target}_seed_corpus" >"$log" 2>&1
 }

@@ -284,6 +284,8 @@ Graph Parser::Run(std::string_view text) {
               Fail(l.line, "MUTATE index out of range of the arguments");
             mutate.push_back(e.get<size_t>());
           }
+          // An op without outputs: simrd's compute materializes tensors[0] (IndexError).
+          if (mutate.empty()) Fail(l.line, "MUTATE without mutated arguments");
           std::vector<Int> sizes;
           std::vector<int32_t> alias;
           std::vector<std::string> names;

@@ -34,8 +34,9 @@ TEST(FuzzRegressions, TraceParseInputsAreHandled) {
   EXPECT_GT(count, 0u);
 }
 
-// The first bug the fuzzer found: a JSON number too large for a double made
-// the JSON library throw out_of_range, which escaped both log readers.
+// The first bug trace_parse_fuzzer found: a JSON number too large for a
+// double made the JSON library throw out_of_range, which escaped both log
+// readers.
 TEST(FuzzRegressions, AnOverflowingNumberIsATraceError) {
   const std::string line = "{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":7E7777777}\n";
   EXPECT_THROW(ParseTrace(line, "t.log", ParseOptions{false}), TraceError);
@@ -44,6 +45,21 @@ TEST(FuzzRegressions, AnOverflowingNumberIsATraceError) {
   } catch (const TraceError& e) {
     EXPECT_EQ(e.line(), 1);
     EXPECT_NE(e.message().find("bad JSON"), std::string::npos) << e.message();
+  }
+}
+
+// The second: a MUTATE that mutates nothing made an op without outputs,
+// and the runtime read past its tensors (simrd raises IndexError there).
+TEST(FuzzRegressions, AMutateOfNothingIsATraceError) {
+  const std::string log =
+      "{\"ANNOTATION\":\"START\",\"INSTRUCTION\":\"ANNOTATE\"}\n"
+      "{\"ARGS\":[],\"INSTRUCTION\":\"MUTATE\",\"MUTATE\":[],\"NAME\":\"\",\"TIME\":\"6\"}\n";
+  try {
+    ParseTrace(log, "t.log");
+    FAIL() << "parsed";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.message(), "MUTATE without mutated arguments");
   }
 }
 

@@ -116,7 +116,7 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
   size_t longest = 0;
   for (const auto& s : plot.series) longest = std::max(longest, s.label.size());
   for (const auto& [l, c] : band_legend) longest = std::max(longest, l.size());
-  if (!plot.markers.empty()) longest = std::max<size_t>(longest, 7);
+  for (const auto& m : plot.markers) longest = std::max(longest, std::max<size_t>(m.kind.size(), 7));
   size_t strip_label = 0;
   for (const auto& st : plot.strips) strip_label = std::max(strip_label, st.label.size());
   const double legend_w = longest ? 40 + 7.0 * longest : 0;
@@ -171,8 +171,14 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
 
   // Series and markers.
   o << "<g clip-path=\"url(#area)\">\n";
+  const bool labelled = plot.markers.size() <= kMaxLabelledMarkers;
   for (const auto& m : plot.markers) {
     double x = f.X(m.x);
+    if (!labelled) {
+      o << "<path d=\"M" << Num(x - 4) << " " << Num(f.top) << " L" << Num(x + 4) << " " << Num(f.top) << " L" << Num(x)
+        << " " << Num(f.top + 8) << " Z\" fill=\"" << m.color << "\"/>\n";
+      continue;
+    }
     o << "<line x1=\"" << Num(x) << "\" y1=\"" << Num(f.top) << "\" x2=\"" << Num(x) << "\" y2=\""
       << Num(f.top + f.height) << "\" stroke=\"" << m.color << "\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
     o << "<text transform=\"translate(" << Num(x - 4) << "," << Num(f.top + 6)
@@ -233,10 +239,20 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
       << "</text>\n";
     ly += 18;
   }
-  if (!plot.markers.empty()) {
-    o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22) << "\" y2=\"" << Num(ly)
-      << "\" stroke=\"#444\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
-    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">finding</text>\n";
+  std::vector<std::pair<std::string, std::string>> kinds;  // legend: marker kinds, by colour
+  for (const auto& m : plot.markers)
+    if (std::none_of(kinds.begin(), kinds.end(), [&](const auto& k) { return k.second == m.color; }))
+      kinds.emplace_back(m.kind.empty() ? "finding" : m.kind, m.color);
+  for (const auto& [kind, color] : kinds) {
+    if (labelled)
+      o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22) << "\" y2=\"" << Num(ly)
+        << "\" stroke=\"" << color << "\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
+    else
+      o << "<path d=\"M" << Num(lx + 7) << " " << Num(ly - 4) << " L" << Num(lx + 15) << " " << Num(ly - 4) << " L"
+        << Num(lx + 11) << " " << Num(ly + 4) << " Z\" fill=\"" << color << "\"/>\n";
+    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">" << Escape(kind)
+      << "</text>\n";
+    ly += 18;
   }
   o << "</svg>\n";
   return o.str();

@@ -25,11 +25,16 @@ struct PlotBand {
   std::string label;  // legend entry; bands with the same label share one
 };
 
+// A vertical dashed line with its label written beside it; beyond
+// kMaxLabelledMarkers markers, only a small triangle on the top edge each
+// (labels would overprint one another), and the legend names the kinds.
 struct PlotMarker {
   double x = 0;
-  std::string label;  // written vertically beside the line
+  std::string label;
   std::string color;
+  std::string kind;  // legend entry, shared by markers of one colour
 };
+constexpr size_t kMaxLabelledMarkers = 12;
 
 // A row under the plot: the bands of one series (e.g. its oom budgets).
 struct PlotStrip {

@@ -14,16 +14,20 @@ inline RunConfig StudyConfig() {
   return c;
 }
 
-// background.md does not say where on the LSTM trace its cliff is. Between
-// 0.280 and 0.290 of peak, DTR on this trace switches between a fast regime
-// (about 1.33x) and slow ones (5x to 8x, or thrashed) from one 0.001 step to
-// the next (found with `dtrcheck sweep`, see corpus/scan-report/lstm for the
-// whole range); reproduce sweeps this window, and ablates on a part of it
-// (each of the 16 ablations there costs up to ~8 s of CPU per budget).
-constexpr const char* kLstmWindowFrom = "0.280";
-constexpr const char* kLstmWindowTo = "0.290";
-constexpr const char* kLstmAblationFrom = "0.280";
-constexpr const char* kLstmAblationTo = "0.284";
+// The LSTM claim's configuration: the same without an overhead limit.
+// background.md does not give the LSTM budgets or limit. With limit 8 the
+// slow side of every fast/slow pair thrashes (corpus/scan-report/lstm); the
+// published profile (1.33 vs 8.27 evictions per evicted storage, 5,233 vs
+// 5,236 distinct) is that of ratios 0.265 and 0.264 run to completion.
+inline RunConfig LstmConfig() { return RunConfig{}; }
+
+// reproduce sweeps this window of the LSTM trace at step 0.001 and ablates
+// on a part of it (with limit 8 there, to bound the cost: an ablation can
+// rematerialize without end; a thrashed run is the slow regime cut short).
+constexpr const char* kLstmWindowFrom = "0.260";
+constexpr const char* kLstmWindowTo = "0.270";
+constexpr const char* kLstmAblationFrom = "0.263";
+constexpr const char* kLstmAblationTo = "0.266";
 
 }  // namespace dtrcheck
 

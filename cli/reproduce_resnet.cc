@@ -40,9 +40,11 @@ ReproduceSection ReproduceResNet(const std::string& trace, const ReproduceSettin
   int matches = 0;
   for (size_t i = 0; i < pts.size(); ++i) {
     const published::SweepStretch* p = PublishedAt(100 + static_cast<int>(i));
-    std::string want = p ? std::string(p->status) + (*p->overhead ? " " + std::string(p->overhead) + "x" : "") : "?";
-    std::string got = std::string(StatusName(pts[i].status())) +
-                      (pts[i].status() == Status::kOk ? " " + Fixed(pts[i].overhead(), 3) + "x" : "");
+    // Built with += : GCC 12 warns falsely (-Wrestrict) on " " + std::string.
+    std::string want = p ? p->status : "?";
+    if (p && *p->overhead) (want += ' ') += std::string(p->overhead) + "x";
+    std::string got = StatusName(pts[i].status());
+    if (pts[i].status() == Status::kOk) (got += ' ') += Fixed(pts[i].overhead(), 3) + "x";
     bool match = want == got;
     matches += match;
     md += "| " + Fixed(*pts[i].record.config.ratio, 3) + " | " + GroupedInt(pts[i].budget()) + " | " + want + " | " +

@@ -2,6 +2,7 @@
 // (feasibility inversions, regime cliffs, overhead non-monotonicity),
 // optionally refined by bisection, with the failed end of each inversion
 // diagnosed.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -9,8 +10,10 @@
 #include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
+#include "cli/sweep_io.h"
 #include "cli/sweep_commands.h"
 #include "sim/format.h"
+#include "sim/record_read.h"
 
 namespace dtrcheck {
 
@@ -22,14 +25,45 @@ struct ScanOptions {
   double cliff_factor = 2.0, cliff_delta = 0.001, nonmono_factor = 1.5;
   std::string cliff_delta_bytes;
   bool refine = false, bisect_bytes = false, json = false;
-  std::string report;
+  std::string report, records;
 };
+
+// A sweep's jsonl records as sweep points, after checking that they are runs
+// of this command's configuration on this trace.
+std::vector<SweepPoint> PointsFromRecords(const ScanOptions& o, const Baseline& baseline) {
+  std::vector<SweepPoint> points;
+  for (auto& r : ReadRecordsJsonl(o.records)) {
+    BudgetSpec spec = r.config.ratio ? BudgetSpec::Ratio(*r.config.ratio) : BudgetSpec::Bytes(r.budget);
+    if (PointIdentity(r) != ExpectedIdentity(o.sim.config, spec, baseline))
+      throw std::invalid_argument(o.records + ": the record " + PointIdentity(r).dump() +
+                                  " is not a run of this trace and configuration");
+    points.push_back(SweepPoint{points.size(), std::move(r)});
+  }
+  std::stable_sort(points.begin(), points.end(),
+                   [](const SweepPoint& a, const SweepPoint& b) { return a.budget() < b.budget(); });
+  for (size_t i = 0; i < points.size(); ++i) points[i].index = i;
+  return points;
+}
+
+// "ratio 0.1 to 1 (the records of FILE)", for the report header.
+std::string RecordsGridText(const ScanResult& r, const std::string& file) {
+  if (r.points.empty()) return "no records (" + file + ")";
+  const RunRecord& a = r.points.front().record;
+  const RunRecord& b = r.points.back().record;
+  std::string range = a.config.ratio && b.config.ratio
+                          ? "ratio " + ShortestDouble(*a.config.ratio) + " to " + ShortestDouble(*b.config.ratio)
+                          : "bytes " + IntToString(a.budget) + " to " + IntToString(b.budget);
+  return range + " (the records of " + file + ")";
+}
 
 int RunScanCommand(ScanOptions& o) {
   FinishSimulationOptions(&o.sim);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a scan takes --from, --to and --step instead");
-  std::vector<BudgetSpec> budgets = GridBudgets(o.grid);
+  if (!o.records.empty() && !o.grid.from.empty())
+    throw CLI::ValidationError("--records", "takes the budgets from the file; no --from/--to/--step");
+  std::vector<BudgetSpec> budgets;
+  if (o.records.empty()) budgets = GridBudgets(o.grid);
   ScanSettings s;
   s.cliff_factor = o.cliff_factor;
   s.cliff_fraction = o.cliff_delta;
@@ -56,11 +90,16 @@ int RunScanCommand(ScanOptions& o) {
     }
     bar->Update(done);
   };
-  ScanResult result = RunScan(graph, o.sim.config, baseline, budgets, s);
+  ScanResult result = o.records.empty()
+                          ? RunScan(graph, o.sim.config, baseline, budgets, s)
+                          : AnalyzeSweep(graph, o.sim.config, baseline, PointsFromRecords(o, baseline), s);
   bar.reset();
 
   ScanContext ctx{o.sim.trace, o.sim.config, baseline,
-                  (o.grid.bytes ? "bytes " : "ratio ") + o.grid.from + " to " + o.grid.to + " step " + o.grid.step, s};
+                  o.records.empty() ? (o.grid.bytes ? "bytes " : "ratio ") + o.grid.from + " to " + o.grid.to +
+                                          " step " + o.grid.step
+                                    : RecordsGridText(result, o.records),
+                  s};
   if (o.json)
     std::cout << ScanToJson(ctx, result).dump() << "\n";
   else
@@ -96,6 +135,8 @@ Action AddScanCommand(CLI::App& app) {
   cmd->add_flag("--refine", o->refine, "bisect each finding's budget interval (to 1/128 of it)");
   cmd->add_flag("--bisect-bytes", o->bisect_bytes, "bisect down to adjacent budgets (1 byte); implies --refine");
   cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_option("--records", o->records,
+                  "analyse these sweep records (jsonl, e.g. a report's points.jsonl) instead of running a grid");
   cmd->add_option("--report", o->report, "also write points.jsonl, scan.json, report.md and overhead.svg to DIR");
   return {cmd, [o]() { return RunScanCommand(*o); }};
 }

@@ -1,5 +1,6 @@
 #include "cli/scan_report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -170,7 +171,25 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   for (const auto& sf : r.findings)
     if (sf.found.kind != FindingKind::kOverheadNonMonotonic) marks.push_back(sf.found);
   std::string name = std::filesystem::path(ctx.trace).filename().string();
-  WriteSweepPlot(dir + "/overhead.svg", records, marks, name + ": " + ctx.config.heuristic + ", " + LimitText(ctx.config));
+  const std::string title = name + ": " + ctx.config.heuristic + ", " + LimitText(ctx.config);
+  WriteSweepPlot(dir + "/overhead.svg", records, marks, title);
+  // The budgets around the findings, when they are a small part of the grid.
+  bool zoom = false;
+  if (!r.findings.empty()) {
+    size_t lo = r.points.size(), hi = 0;
+    for (const auto& sf : r.findings) {
+      lo = std::min(lo, sf.found.low.index);
+      hi = std::max(hi, sf.found.high.index);
+    }
+    lo = lo >= 3 ? lo - 3 : 0;
+    hi = std::min(r.points.size() - 1, hi + 3);
+    if (2 * (hi - lo + 1) < r.points.size()) {
+      std::vector<RunRecord> part(records.begin() + lo, records.begin() + hi + 1);
+      WriteSweepPlot(dir + "/overhead-zoom.svg", part, marks, title + " (around the findings)");
+      zoom = true;
+    }
+  }
+  if (!zoom) std::filesystem::remove(dir + "/overhead-zoom.svg", ec);  // from an earlier report
   {
     auto out = open("report.md");
     const Int peak = ctx.baseline.peak;
@@ -178,6 +197,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
         << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute " << GroupedInt(ctx.baseline.compute)
         << ".\n" << CriteriaText(ctx, r) << " (non-monotonic findings are listed but not marked on the plot).\n\n"
         << "![overhead against budget](overhead.svg)\n\n"
+        << (zoom ? "![around the findings](overhead-zoom.svg)\n\n" : "")
         << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";
     if (r.findings.empty()) {
       out << "No findings.\n";

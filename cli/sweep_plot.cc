@@ -88,7 +88,7 @@ LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Find
       label += " " + Fixed(f.low.overhead, 2) + "x->" + Fixed(f.high.overhead, 2) + "x";
     const char* color = f.kind == FindingKind::kInversion ? "#b00000"
                         : f.kind == FindingKind::kRegimeCliff ? "#6a3d9a" : "#33691e";
-    plot.markers.push_back(PlotMarker{x, label, color});
+    plot.markers.push_back(PlotMarker{x, label, color, FindingKindName(f.kind)});
   }
   return plot;
 }

@@ -35,21 +35,35 @@ void ParallelFor(size_t n, int jobs, const std::function<void(size_t)>& fn) {
 
 ScanResult RunScan(const Graph& graph, const RunConfig& config, const Baseline& baseline,
                    const std::vector<BudgetSpec>& budgets, const ScanSettings& s) {
-  ScanResult result;
   SweepOptions so;
   so.jobs = s.jobs;
   so.cancel = s.cancel;
   if (s.on_progress) so.on_point = [&](const SweepPoint&, size_t done, size_t total) { s.on_progress("sweep", done, total); };
   SweepResult sweep = RunSweep(graph, config, baseline, budgets, so);
-  result.points = std::move(sweep.points);
-  result.cancelled = sweep.cancelled;
+  if (sweep.cancelled) {
+    // Findings of the finished points, nothing refined.
+    ScanSettings quick = s;
+    quick.refine = false;
+    quick.diagnose = false;
+    quick.cancel = nullptr;
+    quick.on_progress = nullptr;
+    ScanResult partial = AnalyzeSweep(graph, config, baseline, std::move(sweep.points), quick);
+    partial.cancelled = true;
+    return partial;
+  }
+  return AnalyzeSweep(graph, config, baseline, std::move(sweep.points), s);
+}
+
+ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,
+                        std::vector<SweepPoint> points, const ScanSettings& s) {
+  ScanResult result;
+  result.points = std::move(points);
   result.cliff_gap = s.cliff_bytes ? *s.cliff_bytes : GapFromFractionOfPeak(s.cliff_fraction, baseline.peak);
 
   const auto& pts = result.points;
   for (auto&& list : {FindInversions(pts), FindRegimeCliffs(pts, s.cliff_factor, result.cliff_gap),
                       FindOverheadNonMonotonic(pts, s.nonmono_factor)})
     for (const Finding& f : list) result.findings.push_back(ScanFinding{f, std::nullopt, std::nullopt});
-  if (result.cancelled) return result;
 
   std::mutex mu;
   size_t done = 0;
@@ -63,7 +77,7 @@ ScanResult RunScan(const Graph& graph, const RunConfig& config, const Baseline& 
       double threshold = f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.nonmono_factor;
       sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
     }
-    if (f.kind == FindingKind::kInversion) {
+    if (s.diagnose && f.kind == FindingKind::kInversion) {
       const FindingEnd& end = sf.refined ? sf.refined->finding.high : f.high;
       BudgetSpec spec = end.ratio ? BudgetSpec::Ratio(*end.ratio) : BudgetSpec::Bytes(end.budget);
       sf.failure = Diagnose(graph, WithBudget(config, spec), baseline);

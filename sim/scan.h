@@ -24,6 +24,7 @@ struct ScanSettings {
   // Bisect down to this many bytes; 0 means 1/128 of the finding's interval
   // (7 halvings), 1 means adjacent bytes.
   Int tolerance = 0;
+  bool diagnose = true;                // diagnose the failed end of each inversion
   int jobs = 1;
   const std::atomic<bool>* cancel = nullptr;
   // Progress of the sweep, then of the refinement (stage is "sweep" or "refine").
@@ -51,6 +52,12 @@ struct ScanResult {
 // threads, one finding each; results keep the order of the findings.
 ScanResult RunScan(const Graph& graph, const RunConfig& config, const Baseline& baseline,
                    const std::vector<BudgetSpec>& budgets, const ScanSettings& settings);
+
+// The second half of RunScan, on points already run (e.g. read back from a
+// sweep's jsonl): findings, then refinement and diagnosis. `points` must be
+// ascending by budget and be runs of `config`.
+ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,
+                        std::vector<SweepPoint> points, const ScanSettings& settings);
 
 }  // namespace dtrcheck
 

@@ -50,6 +50,13 @@ import json, sys
 b = [json.loads(l)['budget'] for l in open('$tmp/int.jsonl')]
 sys.exit(0 if b == sorted(b) and len(b) < 101 else 1)"
 
+# scan --records: the same findings as the scan that wrote the records.
+"$bin" scan "$trace" --from 0.100 --to 0.115 --step 0.001 --overhead-limit 8 --report "$tmp/scan" > "$tmp/scan1.txt"
+"$bin" scan "$trace" --records "$tmp/scan/points.jsonl" --overhead-limit 8 > "$tmp/scan2.txt"
+check "scan --records" cmp -s <(tail -n +3 "$tmp/scan1.txt") <(tail -n +3 "$tmp/scan2.txt")
+check "scan found the inversion" grep -q "inversion: ratio 0.101" "$tmp/scan1.txt"
+for f in points.jsonl scan.json report.md overhead.svg; do check "report has $f" test -s "$tmp/scan/$f"; done
+
 bad() {  # bad NAME ARGS...: must exit 2
   local name=$1; shift
   "$bin" "$@" > /dev/null 2>&1
@@ -69,6 +76,7 @@ echo '{"not": "a record"}' > "$tmp/junk.jsonl"
 bad "merge junk" sweep --merge "$tmp/junk.jsonl"
 bad "compare one budget" compare "$trace" --at 0.1
 bad "diagnose without budget" diagnose "$trace"
+bad "scan records of another configuration" scan "$trace" --records "$tmp/scan/points.jsonl" --overhead-limit 7
 bad "scan bad cliff factor" scan "$trace" --from 0.1 --to 0.2 --step 0.01 --cliff-factor 0.5
 [ $fail -eq 0 ] && echo "all sweep CLI checks passed"
 exit $fail

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "cli/grid_options.h"
 #include "cli/sweep_commands.h"
 #include "sim/eviction_compare.h"
 #include "sim/format.h"
@@ -131,6 +132,7 @@ Action AddCompareCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("compare", "compare how two budgets evict (e.g. across a regime cliff)");
   auto o = std::make_shared<CompareOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  RemoveBudgetOptions(cmd);
   cmd->add_option("--at", o->at, "a budget: a ratio of the baseline peak (bytes with --bytes); give two")
       ->required()
       ->take_all();

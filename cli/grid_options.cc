@@ -31,6 +31,11 @@ std::vector<BudgetSpec> GridBudgets(const GridOptions& o) {
   }
 }
 
+void RemoveBudgetOptions(CLI::App* cmd) {
+  for (const char* name : {"--budget", "--ratio"})
+    if (auto* opt = cmd->get_option_no_throw(name)) cmd->remove_option(opt);
+}
+
 int EffectiveJobs(const GridOptions& o) {
   if (o.jobs > 0) return o.jobs;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -23,6 +23,9 @@ struct GridOptions {
 void AddGridOptions(CLI::App* cmd, GridOptions* o);
 // The grid's budgets. Throws CLI::ValidationError for a malformed grid.
 std::vector<BudgetSpec> GridBudgets(const GridOptions& o);
+// Removes --budget and --ratio (added by AddSimulationOptions with
+// budget_optional) from a command that takes its budgets otherwise.
+void RemoveBudgetOptions(CLI::App* cmd);
 // --jobs, with 0 meaning the number of hardware threads.
 int EffectiveJobs(const GridOptions& o);
 

@@ -118,6 +118,7 @@ Action AddScanCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
   auto o = std::make_shared<ScanOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);
   cmd->add_option("--cliff-factor", o->cliff_factor, "regime cliff: overheads at least K times apart")
       ->check(CLI::Range(1.0, 1e9))

@@ -200,6 +200,7 @@ Action AddSweepCommand(CLI::App& app) {
   auto o = std::make_shared<SweepCommandOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   cmd->get_option("TRACE")->required(false);
+  RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);
   cmd->add_option("--format", o->format, "table, csv or jsonl (one run record per line)")
       ->capture_default_str();

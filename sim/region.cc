@@ -36,30 +36,9 @@ void IdSet::SetBit(int32_t x) {
   bits_[word] |= uint64_t(1) << (x & 63);
 }
 
-bool IdSet::Indexed() const {
-  if (indexed_) return true;
-  if (items_.size() <= kLinearMax) return false;
+bool IdSet::BuildIndex() const {
   for (int32_t y : items_) const_cast<IdSet*>(this)->SetBit(y);
   indexed_ = true;
-  return true;
-}
-
-void IdSet::AppendNew(int32_t x) {
-  items_.push_back(x);
-  if (indexed_) SetBit(x);
-}
-
-bool IdSet::Contains(int32_t x) const {
-  if (Indexed()) {
-    size_t word = static_cast<size_t>(x) >> 6;
-    return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
-  }
-  return std::find(items_.begin(), items_.end(), x) != items_.end();
-}
-
-bool IdSet::Insert(int32_t x) {
-  if (Contains(x)) return false;
-  AppendNew(x);
   return true;
 }
 

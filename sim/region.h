@@ -33,16 +33,39 @@ class IdSet {
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
   void Clear();
+  // Replaces the contents with [first, last), distinct ids.
+  void AssignNew(const int32_t* first, const int32_t* last) {
+    Clear();
+    items_.assign(first, last);
+  }
   // x must not be in the set.
-  void AppendNew(int32_t x);
-  bool Contains(int32_t x) const;
-  bool Insert(int32_t x);  // true if inserted
+  void AppendNew(int32_t x) {
+    items_.push_back(x);
+    if (indexed_) SetBit(x);
+  }
+  bool Contains(int32_t x) const {
+    if (Indexed()) {
+      size_t word = static_cast<size_t>(x) >> 6;
+      return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
+    }
+    for (int32_t y : items_)
+      if (y == x) return true;
+    return false;
+  }
+  bool Insert(int32_t x) {  // true if inserted
+    if (Contains(x)) return false;
+    AppendNew(x);
+    return true;
+  }
   bool Erase(int32_t x);   // true if erased
 
  private:
   static constexpr size_t kLinearMax = 32;
   void SetBit(int32_t x);
-  bool Indexed() const;  // builds the bitmap when the set is large
+  bool Indexed() const {  // builds the bitmap when the set is large
+    return indexed_ || (items_.size() > kLinearMax && BuildIndex());
+  }
+  bool BuildIndex() const;
   std::vector<int32_t> items_;
   mutable std::vector<uint64_t> bits_;  // all zero unless indexed_
   mutable bool indexed_ = false;

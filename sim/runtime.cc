@@ -125,6 +125,36 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
   }
   tensors_.reserve(graph.tensors.size());
   storages_.reserve(graph.tensors.size());
+  ReserveStorageAdjacency();
+}
+
+// Sizes the storage adjacency rows: Compute runs the ops in graph order (the
+// graph's tensor ids are the runtime's), so the storages and edges it will
+// create can be counted here, as Compute assigns them.
+void Runtime::ReserveStorageAdjacency() {
+  std::vector<StorageId> storage_of(graph_.tensors.size(), -1);
+  std::vector<uint32_t> children, parents;
+  TensorId next = 0;
+  for (const GOp& g : graph_.ops) {
+    const TensorId first = next;
+    for (size_t i = 0; i < g.size.size(); ++i, ++next) {
+      int32_t a = g.alias[i];
+      if (a != -1) {
+        storage_of[next] = storage_of[g.args[a]];
+      } else {
+        storage_of[next] = static_cast<StorageId>(children.size());
+        children.push_back(0);
+        parents.push_back(0);
+      }
+    }
+    for (TensorId t = first; t < next; ++t)
+      for (TensorId p : g.args) {
+        children[storage_of[p]] += 1;
+        parents[storage_of[t]] += 1;
+      }
+  }
+  child_storages_.Reserve(children);
+  parent_storages_.Reserve(parents);
 }
 
 std::vector<TensorId> Runtime::PendingChain() const {
@@ -183,10 +213,11 @@ void Runtime::Compute(OpId op_id) {
       storages_.push_back(std::move(s));
       material_.push_back(0);
       storage_compute_.push_back(0);
-      child_storages_.emplace_back();
-      parent_storages_.emplace_back();
       mark_.push_back(0);
       mark2_.push_back(0);
+      walk_stack_.push_back(0);
+      walk_interior_.push_back(0);
+      walk_frontier_.push_back(0);
       ever_evicted_.push_back(0);
     }
     Storage& s = storages_[sid];
@@ -216,8 +247,8 @@ void Runtime::Compute(OpId op_id) {
     StorageId si = tensor_storage_[first + i];
     for (TensorId p : g.args) {
       StorageId sp = tensor_storage_[p];
-      child_storages_[sp].push_back(si);
-      parent_storages_[si].push_back(sp);
+      child_storages_.Append(sp, si);
+      parent_storages_.Append(si, sp);
     }
   }
 
@@ -453,53 +484,51 @@ void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
 // ones at their edge.
 void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
   Check(storages_[base].material, "assert self.base.material");
-  region.Clear();
-  uint32_t visited = NextEpoch();
-  uint32_t on_frontier = NextEpoch2();
-  std::vector<StorageId>& stack = scratch_;
-  stack.clear();
-  stack.push_back(base);
-  Int accesses = 0;
   // The hot loop of the simulation: it reads the compact per-tensor storage
   // and per-storage material arrays rather than the large structs. Distinct
   // storages have distinct root ids, so "root_id != base.root_id" is "!= base".
-  // Storage-level adjacency holds one entry per tensor edge, so its length is
-  // the number of accesses simrd counts for the storage.
-  const std::vector<std::vector<StorageId>>& adjacency = reverse ? parent_storages_ : child_storages_;
-  // Raw pointers: the compiler cannot tell that AppendNew leaves these alone.
+  // A row of the storage adjacency holds one entry per tensor edge, so its
+  // length is the number of accesses simrd counts for the storage. One mark
+  // serves both sets: during the walk a storage is either evicted (interior)
+  // or material (frontier), and base, marked first, is in neither. Each
+  // storage enters the stack and one of the sets at most once, so the
+  // walk's buffers, sized for every storage, never grow; local pointers let
+  // the compiler keep them in registers.
+  const StorageAdjacency& adjacency = reverse ? parent_storages_ : child_storages_;
   const uint8_t* material = material_.data();
   const Int* compute = storage_compute_.data();
   uint32_t* mark = mark_.data();
-  uint32_t* mark2 = mark2_.data();
+  StorageId* stack = walk_stack_.data();
+  StorageId* interior = walk_interior_.data();
+  StorageId* frontier = walk_frontier_.data();
+  size_t top = 0, interior_size = 0, frontier_size = 0;
+  const uint32_t seen = NextEpoch();
+  mark[base] = seen;
+  stack[top++] = base;
+  uint64_t accesses = 0;
   Int interior_compute = 0;
-  while (!stack.empty()) {
-    StorageId s = stack.back();
-    stack.pop_back();
-    const std::vector<StorageId>& next = adjacency[s];
-    accesses += next.size();
-    for (StorageId us : next) {
+  while (top > 0) {
+    StorageId s = stack[--top];
+    const StorageId* next = adjacency.Row(s);
+    const uint32_t n = adjacency.RowSize(s);
+    accesses += n;
+    for (uint32_t i = 0; i < n; ++i) {
+      StorageId us = next[i];
+      if (mark[us] == seen) continue;
+      mark[us] = seen;
       if (material[us]) {
-        if (us != base && mark2[us] != on_frontier) {
-          mark2[us] = on_frontier;
-          region.frontier.AppendNew(us);
-        }
-        continue;
-      }
-      if (mark[us] != visited) {
-        mark[us] = visited;
+        frontier[frontier_size++] = us;
+      } else {
         interior_compute += compute[us];
-        region.interior.AppendNew(us);
-        stack.push_back(us);
+        interior[interior_size++] = us;
+        stack[top++] = us;
       }
     }
   }
+  region.interior.AssignNew(interior, interior + interior_size);
+  region.frontier.AssignNew(frontier, frontier + frontier_size);
   region.compute = interior_compute;
   summary_.heuristic_access_count += accesses;
-}
-
-void Runtime::EraseOne(std::vector<StorageId>& list, StorageId x) {
-  auto it = std::find(list.begin(), list.end(), x);
-  if (it != list.end()) list.erase(it);
 }
 
 void Runtime::SetMaterial(StorageId s, bool material) {
@@ -741,7 +770,7 @@ void Runtime::TryBanishV1(StorageId sid) {
         auto it = std::find(ch.begin(), ch.end(), t);
         Check(it != ch.end(), "p.children.remove(t): t not in list");
         ch.erase(it);
-        EraseOne(child_storages_[tensors_[p].storage], sid);
+        child_storages_.EraseOne(tensors_[p].storage, sid);
       }
     }
     std::vector<TensorId> children = tensors_[t].children;
@@ -751,7 +780,7 @@ void Runtime::TryBanishV1(StorageId sid) {
         auto it = std::find(pa.begin(), pa.end(), t);
         Check(it != pa.end(), "c.parents.remove(t): t not in list");
         pa.erase(it);
-        EraseOne(parent_storages_[tensors_[c].storage], sid);
+        parent_storages_.EraseOne(tensors_[c].storage, sid);
         Pin(c);
       }
     }

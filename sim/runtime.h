@@ -23,6 +23,7 @@
 #include "sim/features.h"
 #include "sim/graph.h"
 #include "sim/heuristic.h"
+#include "sim/storage_adjacency.h"
 #include "sim/tensor.h"
 #include "sim/telemetry.h"
 
@@ -146,6 +147,7 @@ class Runtime {
   // Regions (simrd/optimization/region.py).
   void RegionAbsorb(Region& region, bool reverse, StorageId frontier_s);
   void RegionRebuild(Region& region, StorageId base, bool reverse);
+  void ReserveStorageAdjacency();
 
   // Telemetry hooks.
   void TCompute(TensorId t, bool rematerialize, bool direct);
@@ -189,10 +191,11 @@ class Runtime {
   std::vector<Int> storage_compute_;  // Storage::compute, compact
   // Per storage, the storages of its tensors' children (parents), one entry
   // per tensor edge: Region::rebuild's walk without the tensor indirection.
-  std::vector<std::vector<StorageId>> child_storages_, parent_storages_;
-  static void EraseOne(std::vector<StorageId>& list, StorageId x);
+  StorageAdjacency child_storages_, parent_storages_;
   uint32_t NextEpoch2();
-  std::vector<StorageId> scratch_, scratch2_;
+  std::vector<StorageId> scratch2_;
+  // RegionRebuild's buffers, one slot per storage.
+  std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
 };
 
 }  // namespace dtrcheck

@@ -1,0 +1,57 @@
+// Storage-level adjacency for Region::rebuild (simrd/optimization/region.py).
+//
+// simrd's rebuild walks tensor by tensor: for each tensor of a storage, its
+// children (or parents), and each such tensor's storage. The walk's result
+// and the accesses simrd counts depend only on the storage of each edge's far
+// end, one entry per tensor edge, so dtrcheck keeps exactly that list per
+// storage, in the order simrd's tensors gain the edges.
+//
+// The lists live in one array of rows (compressed sparse rows) because the
+// rebuild walk is the simulation's hot loop. Every storage's row is sized
+// before the run for all the edges it will ever have (Runtime counts them in
+// a pass over the graph), so appending never moves a row. RuntimeV1's
+// banishing removes edges; a removed entry's place is simply left unused.
+#ifndef DTRCHECK_SIM_STORAGE_ADJACENCY_H_
+#define DTRCHECK_SIM_STORAGE_ADJACENCY_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/tensor.h"
+
+namespace dtrcheck {
+
+class StorageAdjacency {
+ public:
+  // One row per storage; row s has room for capacity[s] entries.
+  void Reserve(const std::vector<uint32_t>& capacity) {
+    begin_.assign(capacity.size() + 1, 0);
+    for (size_t s = 0; s < capacity.size(); ++s) begin_[s + 1] = begin_[s] + capacity[s];
+    size_.assign(capacity.size(), 0);
+    entries_.assign(begin_.back(), 0);
+  }
+  // The caller guarantees room: Reserve counted every edge of the graph.
+  void Append(StorageId s, StorageId x) { entries_[begin_[s] + size_[s]++] = x; }
+  // Removes the first entry equal to x, if any, keeping the others' order.
+  void EraseOne(StorageId s, StorageId x) {
+    StorageId* row = entries_.data() + begin_[s];
+    uint32_t n = size_[s];
+    for (uint32_t i = 0; i < n; ++i) {
+      if (row[i] != x) continue;
+      for (uint32_t j = i + 1; j < n; ++j) row[j - 1] = row[j];
+      size_[s] = n - 1;
+      return;
+    }
+  }
+  const StorageId* Row(StorageId s) const { return entries_.data() + begin_[s]; }
+  uint32_t RowSize(StorageId s) const { return size_[s]; }
+
+ private:
+  std::vector<uint32_t> begin_;  // row s is entries_[begin_[s], begin_[s] + size_[s])
+  std::vector<uint32_t> size_;
+  std::vector<StorageId> entries_;
+};
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_STORAGE_ADJACENCY_H_

@@ -2,7 +2,7 @@
 # Installs the Debian packages dtrcheck needs, skipping those already present.
 set -euo pipefail
 packages=(build-essential cmake ninja-build python3 python3-attr libgtest-dev googletest
-          librapidcheck-dev nlohmann-json3-dev libcli11-dev libboost-dev libssl-dev)
+          librapidcheck-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libboost-dev libssl-dev)
 if [ "${DTRCHECK_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do

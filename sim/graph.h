@@ -27,6 +27,7 @@ struct GOp {
   std::vector<TensorId> result;
   std::string name;             // simrd's unique name "<NAME>/<n>"
   bool bwd = false;
+  bool operator==(const GOp&) const = default;
 };
 
 struct GTensor {
@@ -34,6 +35,7 @@ struct GTensor {
   int32_t index = 0;            // position among the op's outputs
   std::string name;             // the log's name (or "<name>$" for MUTATE)
   Int storage_size = 0;
+  bool operator==(const GTensor&) const = default;
 };
 
 enum class CommandKind : uint8_t { kCompute, kGet, kPin, kRelease };
@@ -41,6 +43,7 @@ enum class CommandKind : uint8_t { kCompute, kGet, kPin, kRelease };
 struct Command {
   CommandKind kind;
   int32_t target;  // an OpId for kCompute, a TensorId otherwise
+  bool operator==(const Command&) const = default;
 };
 
 struct Graph {
@@ -52,6 +55,7 @@ struct Graph {
   std::vector<std::string> outputs;  // storage names of the outputs, sorted
 
   size_t NumComputes() const { return ops.size(); }
+  bool operator==(const Graph&) const = default;
 };
 
 }  // namespace dtrcheck

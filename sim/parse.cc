@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace dtrcheck {
 
@@ -17,22 +18,42 @@ namespace {
 
 using nlohmann::json;
 
-// One log line, decoded. simrd decodes every line before it interprets any.
+// Two JSON readers decode the log's lines. The reference reader,
+// nlohmann::json, decodes every line before any is interpreted (as simrd
+// does), and its reading gives every error message. The fast reader,
+// simdjson, is about fifteen times faster on the public traces; it decodes a
+// line when the parser reaches it and gives up on the first thing it does not
+// accept, and on any error at all, whereupon the log is parsed again by the
+// reference reader. So both readers build the same Graph from a good log, and
+// every bad log gets the reference reader's error.
+struct UseReferenceReader {};
+
+// One log line, decoded by one of the readers.
 struct Instr {
   enum Kind { kConstant, kMemory, kCopy, kRelease, kCall, kMutate, kAnnotate, kCopyFrom, kAlias };
   Kind kind;
   long line;
-  json j;
+  json j;                      // the reference reader's object
+  simdjson::dom::object fast;  // the fast reader's (see FastLine for how long it lives)
 };
+
+const std::pair<std::string_view, Instr::Kind> kInstructionKinds[] = {
+    {"CONSTANT", Instr::kConstant}, {"MEMORY", Instr::kMemory},      {"COPY", Instr::kCopy},
+    {"RELEASE", Instr::kRelease},   {"CALL", Instr::kCall},          {"MUTATE", Instr::kMutate},
+    {"ANNOTATE", Instr::kAnnotate}, {"COPY_FROM", Instr::kCopyFrom}, {"ALIAS", Instr::kAlias}};
 
 class Parser {
  public:
-  Parser(const std::string& file, const ParseOptions& options) : file_(file), options_(options) {}
+  // fast: decode with simdjson; `text` must then be followed by
+  // simdjson::SIMDJSON_PADDING readable bytes.
+  Parser(const std::string& file, const ParseOptions& options, bool fast)
+      : file_(file), options_(options), fast_(fast) {}
 
   Graph Run(std::string_view text);
 
  private:
   [[noreturn]] void Fail(long line, const std::string& message) const {
+    if (fast_) throw UseReferenceReader{};
     throw TraceError(file_, line, message);
   }
 
@@ -41,25 +62,56 @@ class Parser {
     if (it == in.j.end()) Fail(in.line, std::string("missing field \"") + key + "\"");
     return *it;
   }
+  simdjson::dom::element FastField(const Instr& in, const char* key) const {
+    simdjson::dom::element v;
+    if (in.fast[key].get(v)) Fail(in.line, "");
+    return v;
+  }
   std::string StringField(const Instr& in, const char* key) const {
+    if (fast_) {
+      std::string_view v;
+      if (FastField(in, key).get_string().get(v)) Fail(in.line, "");
+      return std::string(v);
+    }
     const json& v = Field(in, key);
     if (!v.is_string()) Fail(in.line, std::string("field \"") + key + "\" must be a string");
     return v.get<std::string>();
   }
   std::vector<std::string> StringListField(const Instr& in, const char* key) const {
+    std::vector<std::string> out;
+    if (fast_) {
+      simdjson::dom::array list;
+      if (FastField(in, key).get_array().get(list)) Fail(in.line, "");
+      for (simdjson::dom::element e : list) {
+        std::string_view v;
+        if (e.get_string().get(v)) Fail(in.line, "");
+        out.emplace_back(v);
+      }
+      return out;
+    }
     const json& v = Field(in, key);
     if (!v.is_array()) Fail(in.line, std::string("field \"") + key + "\" must be a list of names");
-    std::vector<std::string> out;
     for (const json& e : v) {
       if (!e.is_string()) Fail(in.line, std::string("field \"") + key + "\" must be a list of names");
       out.push_back(e.get<std::string>());
     }
     return out;
   }
+  // MUTATE: indices into the op's n_args arguments.
+  std::vector<size_t> MutateField(const Instr& in, size_t n_args) const;
   // simrd reads numbers with Python's int(); logs store them as decimal strings.
   Int IntField(const Instr& in, const char* key, bool allow_minus_one = false) const;
 
+  static std::string_view StripLine(std::string_view line_text);
   Instr Decode(std::string_view line_text, long line) const;
+  // The fast reader's line k (0-based). Lines are decoded into a ring of
+  // kFastRing slots, each with its own simdjson parser whose buffers hold
+  // the line's values, so a line's fields stay readable until kFastRing
+  // more lines are decoded. Run reads all of a line's fields before it reads
+  // more than one line ahead, except its number, which only errors use (and
+  // errors make the reference reader start over).
+  const Instr& FastLine(std::string_view line_text, size_t k);
+  static constexpr size_t kFastRing = 4;
   TensorId Lookup(const Instr& in, const std::string& name) const {
     auto it = index_.find(name);
     if (it == index_.end()) Fail(in.line, "reference to undefined tensor \"" + name + "\"");
@@ -84,6 +136,9 @@ class Parser {
 
   std::string file_;
   ParseOptions options_;
+  bool fast_;
+  simdjson::dom::parser fast_parsers_[kFastRing];
+  Instr fast_lines_[kFastRing];
   Graph g_;
   std::vector<int64_t> ref_;  // simrd's GTensor.meta['_ref']
   std::unordered_set<std::string> tensor_names_;  // g.tensors keys
@@ -93,37 +148,58 @@ class Parser {
 };
 
 Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) const {
-  const json& v = Field(in, key);
   std::optional<Int> value;
-  if (v.is_number_integer()) {
-    value = v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
-  } else if (v.is_string()) {
-    std::string s = v.get<std::string>();
-    value = ParseInt(s);
-    if (!value) {
-      bool digits = !s.empty();
-      for (size_t i = (s.size() > 0 && s[0] == '-') ? 1 : 0; i < s.size(); ++i)
-        digits = digits && s[i] >= '0' && s[i] <= '9';
-      if (digits && s != "-")
-        Fail(in.line, std::string("field \"") + key + "\" overflows: " + s);
+  if (fast_) {
+    simdjson::dom::element v = FastField(in, key);
+    int64_t i;
+    uint64_t u;
+    std::string_view s;
+    if (!v.get_int64().get(i)) {
+      value = Int(i);
+    } else if (!v.get_uint64().get(u)) {
+      value = Int(u);
+    } else if (!v.get_string().get(s)) {
+      value = ParseInt(std::string(s));
     }
+    if (!value) Fail(in.line, "");
+  } else {
+    const json& v = Field(in, key);
+    if (v.is_number_integer()) {
+      value = v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
+    } else if (v.is_string()) {
+      std::string s = v.get<std::string>();
+      value = ParseInt(s);
+      if (!value) {
+        bool digits = !s.empty();
+        for (size_t i = (s.size() > 0 && s[0] == '-') ? 1 : 0; i < s.size(); ++i)
+          digits = digits && s[i] >= '0' && s[i] <= '9';
+        if (digits && s != "-")
+          Fail(in.line, std::string("field \"") + key + "\" overflows: " + s);
+      }
+    }
+    if (!value) Fail(in.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
   }
-  if (!value) Fail(in.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
   if (allow_minus_one) {
     if (*value < -1) Fail(in.line, std::string("field \"") + key + "\" must be -1 or an argument index");
   } else if (*value < 0) {
-    Fail(in.line, std::string("field \"") + key + "\" must not be negative: " + v.dump());
+    Fail(in.line, fast_ ? std::string()
+                        : std::string("field \"") + key + "\" must not be negative: " + Field(in, key).dump());
   }
   // Sizes and times are kept below 2^63 so that sums of them never leave 128 bits.
   if (*value > Int(INT64_MAX)) Fail(in.line, std::string("field \"") + key + "\" overflows 2^63");
   return *value;
 }
 
-Instr Parser::Decode(std::string_view line_text, long line) const {
+std::string_view Parser::StripLine(std::string_view line_text) {
   while (!line_text.empty() && (line_text.back() == '\r' || line_text.back() == ' ' ||
                                 line_text.back() == '\t'))
     line_text.remove_suffix(1);  // simrd strips trailing white space
-  Instr in{Instr::kConstant, line, json()};
+  return line_text;
+}
+
+Instr Parser::Decode(std::string_view line_text, long line) const {
+  line_text = StripLine(line_text);
+  Instr in{Instr::kConstant, line, json(), {}};
   try {
     in.j = json::parse(line_text);
   } catch (const json::exception& e) {  // also out_of_range: a number like 7E777 overflows
@@ -135,14 +211,63 @@ Instr Parser::Decode(std::string_view line_text, long line) const {
   auto it = in.j.find("INSTRUCTION");
   if (it == in.j.end()) Fail(line, "missing field \"INSTRUCTION\"");
   if (!it->is_string()) Fail(line, "field \"INSTRUCTION\" must be a string");
-  static const std::unordered_map<std::string, Instr::Kind> kinds = {
-      {"CONSTANT", Instr::kConstant}, {"MEMORY", Instr::kMemory},   {"COPY", Instr::kCopy},
-      {"RELEASE", Instr::kRelease},   {"CALL", Instr::kCall},       {"MUTATE", Instr::kMutate},
-      {"ANNOTATE", Instr::kAnnotate}, {"COPY_FROM", Instr::kCopyFrom}, {"ALIAS", Instr::kAlias}};
-  auto k = kinds.find(it->get<std::string>());
-  if (k == kinds.end()) Fail(line, "unknown instruction \"" + it->get<std::string>() + "\"");
-  in.kind = k->second;
-  return in;
+  const std::string& name = it->get_ref<const std::string&>();
+  for (const auto& [text, kind] : kInstructionKinds)
+    if (name == text) {
+      in.kind = kind;
+      return in;
+    }
+  Fail(line, "unknown instruction \"" + name + "\"");
+}
+
+const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
+  line_text = StripLine(line_text);
+  Instr& in = fast_lines_[k % kFastRing];
+  in.line = static_cast<long>(k + 1);
+  simdjson::dom::element doc;
+  if (fast_parsers_[k % kFastRing].parse(line_text.data(), line_text.size(), false).get(doc) ||
+      doc.get_object().get(in.fast))
+    Fail(in.line, "");
+  // Python keeps the last of repeated keys, simdjson finds the first: leave
+  // such lines to the reference reader.
+  std::string_view keys[16];
+  size_t n = 0;
+  for (simdjson::dom::key_value_pair field : in.fast) {
+    if (n == std::size(keys)) Fail(in.line, "");
+    for (size_t i = 0; i < n; ++i)
+      if (keys[i] == field.key) Fail(in.line, "");
+    keys[n++] = field.key;
+  }
+  std::string_view name;
+  if (in.fast["INSTRUCTION"].get_string().get(name)) Fail(in.line, "");
+  for (const auto& [text, kind] : kInstructionKinds)
+    if (name == text) {
+      in.kind = kind;
+      return in;
+    }
+  Fail(in.line, "");
+}
+
+std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
+  std::vector<size_t> mutate;
+  if (fast_) {
+    simdjson::dom::array list;
+    if (FastField(in, "MUTATE").get_array().get(list)) Fail(in.line, "");
+    for (simdjson::dom::element e : list) {
+      int64_t i;
+      if (e.get_int64().get(i) || i < 0 || i >= int64_t(n_args)) Fail(in.line, "");
+      mutate.push_back(static_cast<size_t>(i));
+    }
+    return mutate;
+  }
+  const json& mv = Field(in, "MUTATE");
+  if (!mv.is_array()) Fail(in.line, "field \"MUTATE\" must be a list of argument indices");
+  for (const json& e : mv) {
+    if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= int64_t(n_args))
+      Fail(in.line, "MUTATE index out of range of the arguments");
+    mutate.push_back(e.get<size_t>());
+  }
+  return mutate;
 }
 
 OpId Parser::MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
@@ -174,33 +299,38 @@ OpId Parser::MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::
 }
 
 Graph Parser::Run(std::string_view text) {
-  std::vector<Instr> lines;
-  long line_no = 0;
+  std::vector<std::string_view> raw;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    ++line_no;
-    lines.push_back(Decode(text.substr(pos, end - pos), line_no));
+    raw.push_back(text.substr(pos, end - pos));
     pos = end + 1;
   }
+  const long line_no = static_cast<long>(raw.size());
+  std::vector<Instr> decoded;
+  if (!fast_) {
+    decoded.reserve(raw.size());
+    for (size_t k = 0; k < raw.size(); ++k) decoded.push_back(Decode(raw[k], static_cast<long>(k + 1)));
+  }
+  auto line_at = [&](size_t k) -> const Instr& { return fast_ ? FastLine(raw[k], k) : decoded[k]; };
 
   size_t i = 0;
   if (options_.start) {
     while (true) {
-      if (i == lines.size()) Fail(line_no, "no START annotation (use --no-start for logs without one)");
-      const Instr& in = lines[i++];
+      if (i == raw.size()) Fail(line_no, "no START annotation (use --no-start for logs without one)");
+      const Instr& in = line_at(i++);
       if (in.kind == Instr::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
     }
   }
   auto pop = [&](const Instr& owner, const char* what) -> const Instr& {
-    if (i == lines.size()) Fail(owner.line, std::string("expected a ") + what + " line, found the end of the log");
-    return lines[i++];
+    if (i == raw.size()) Fail(owner.line, std::string("expected a ") + what + " line, found the end of the log");
+    return line_at(i++);
   };
 
   bool in_bwd = false;
-  while (i < lines.size()) {
-    const Instr& l = lines[i++];
+  while (i < raw.size()) {
+    const Instr& l = line_at(i++);
     switch (l.kind) {
       case Instr::kConstant: {
         std::string name = StringField(l, "NAME");
@@ -276,14 +406,7 @@ Graph Parser::Run(std::string_view text) {
           }
           g_.schedule.push_back({CommandKind::kCompute, op});
         } else {
-          const json& mv = Field(l, "MUTATE");
-          if (!mv.is_array()) Fail(l.line, "field \"MUTATE\" must be a list of argument indices");
-          std::vector<size_t> mutate;
-          for (const json& e : mv) {
-            if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= int64_t(args.size()))
-              Fail(l.line, "MUTATE index out of range of the arguments");
-            mutate.push_back(e.get<size_t>());
-          }
+          std::vector<size_t> mutate = MutateField(l, args.size());
           // An op without outputs: simrd's compute materializes tensors[0] (IndexError).
           if (mutate.empty()) Fail(l.line, "MUTATE without mutated arguments");
           std::vector<Int> sizes;
@@ -352,7 +475,14 @@ Graph Parser::Run(std::string_view text) {
 }  // namespace
 
 Graph ParseTrace(std::string_view text, const std::string& file, const ParseOptions& options) {
-  return Parser(file, options).Run(text);
+  if (!options.reference_json_reader) {
+    simdjson::padded_string padded(text.data(), text.size());
+    try {
+      return Parser(file, options, /*fast=*/true).Run(padded);
+    } catch (const UseReferenceReader&) {
+    }
+  }
+  return Parser(file, options, /*fast=*/false).Run(text);
 }
 
 Graph ParseTraceFile(const std::string& path, const ParseOptions& options) {

@@ -22,6 +22,8 @@ struct ParseOptions {
   bool start = true;  // skip everything up to the first START annotation
   OutputCondition out_cond = OutputCondition::kRematerialize;
   bool ignore_undefined_release = true;
+  // Testing: decode with the reference JSON reader only (sim/parse.cc).
+  bool reference_json_reader = false;
 };
 
 // A malformed trace. what() reads "FILE:LINE: message".

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace dtrcheck {
@@ -132,6 +135,75 @@ TEST(ParseTest, StrictReleaseRejectsUndefinedNames) {
   EXPECT_THROW(ParseTrace(text, "x.log", strict), TraceError);
   strict.ignore_undefined_release = true;
   EXPECT_NO_THROW(ParseTrace(text, "x.log", strict));
+}
+
+// The fast JSON reader (simdjson) and the reference reader (nlohmann::json)
+// must build the same graph from every log, and give the same error.
+void ExpectReadersAgree(const std::string& text, const std::string& what, ParseOptions options = {}) {
+  std::string errors[2];
+  Graph graphs[2];
+  for (int reference = 0; reference < 2; ++reference) {
+    options.reference_json_reader = reference == 1;
+    try {
+      graphs[reference] = ParseTrace(text, "t.log", options);
+    } catch (const TraceError& e) {
+      errors[reference] = e.what();
+    }
+  }
+  EXPECT_EQ(errors[0], errors[1]) << what;
+  EXPECT_TRUE(graphs[0] == graphs[1]) << what;
+}
+
+TEST(ParseTest, FastAndReferenceReadersAgreeOnTheTestLogs) {
+  const std::filesystem::path data = std::filesystem::path(DTRCHECK_SOURCE_DIR) / "tests" / "data";
+  int logs = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
+    if (entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    ExpectReadersAgree(text.str(), entry.path().string());
+    ++logs;
+  }
+  EXPECT_GE(logs, 8);
+}
+
+TEST(ParseTest, FastAndReferenceReadersAgreeOnOddLines) {
+  const std::string memory = R"({"INSTRUCTION":"MEMORY","MEMORY":"8","NAME":"x"})";
+  const std::string lines[] = {
+      // Repeated keys: Python (and the reference reader) keep the last.
+      R"({"INSTRUCTION":"CONSTANT","NAME":"y","NAME":"x"})",
+      R"({"INSTRUCTION":"JUMP","INSTRUCTION":"CONSTANT","NAME":"x"})",
+      // An escaped key and escaped values.
+      R"({"INSTRUCTION":"CONSTANT","N\u0041ME":"x"})",
+      R"({"INSTRUCTION":"CONST\u0041NT","NAME":"\u0078"})",
+      // White space around the object, a carriage return, unknown keys.
+      "  {\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"x\"} \r",
+      R"({"INSTRUCTION":"CONSTANT","NAME":"x","EXTRA":[1,{"a":null}]})",
+      // Not one object per line.
+      R"({"INSTRUCTION":"CONSTANT","NAME":"x"} {"INSTRUCTION":"CONSTANT","NAME":"z"})",
+      R"({"INSTRUCTION":"CONSTANT",)",
+      "",
+      R"("CONSTANT")",
+      R"({"INSTRUCTION":"CONSTANT","NAME":7})",
+  };
+  for (const std::string& line : lines) ExpectReadersAgree(line + "\n" + memory + "\n", line, ParseOptions{false});
+  // Numbers as JSON integers of every range, as strings, and as floats.
+  const char* sizes[] = {"8", "\"8\"", "-0", "\"-0\"", "8.0", "1e3", "9223372036854775807",
+                         "9223372036854775808", "18446744073709551615", "18446744073709551616",
+                         "\"18446744073709551616\"", "-1", "\" 8\"", "true", "null"};
+  for (const char* size : sizes) {
+    std::string text = R"({"INSTRUCTION":"CONSTANT","NAME":"x"})" "\n"
+                       R"({"INSTRUCTION":"MEMORY","NAME":"x","MEMORY":)" + std::string(size) + "}\n";
+    ExpectReadersAgree(text, size, ParseOptions{false});
+  }
+  // MUTATE indices and aliases.
+  const char* mutates[] = {"[0]", "[1]", "[-1]", "[0.0]", "[\"0\"]", "[]", "0"};
+  for (const char* mutate : mutates) {
+    std::string text = std::string(kConst) +
+                       R"({"INSTRUCTION":"MUTATE","NAME":"m","ARGS":["x"],"TIME":"3","MUTATE":)" + mutate + "}\n";
+    ExpectReadersAgree(text, mutate, ParseOptions{false});
+  }
 }
 
 }  // namespace

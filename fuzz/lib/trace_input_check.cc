@@ -96,12 +96,25 @@ std::string CheckTraceInput(std::string_view text) {
   options.start = text.find("START") != std::string_view::npos && (h & 1);
   options.out_cond = (h & 2) ? OutputCondition::kPreallocate : OutputCondition::kRematerialize;
   options.ignore_undefined_release = (h & 4) == 0;
-  Graph graph;
+  // The fast and the reference JSON readers (sim/parse.cc) must agree:
+  // the same graph, or the same error.
+  Graph graph, reference;
+  std::string error, reference_error;
   try {
     graph = ParseTrace(text, "input", options);
-  } catch (const TraceError&) {
-    return "";
+  } catch (const TraceError& e) {
+    error = e.what();
   }
+  options.reference_json_reader = true;
+  try {
+    reference = ParseTrace(text, "input", options);
+  } catch (const TraceError& e) {
+    reference_error = e.what();
+  }
+  if (error != reference_error)
+    return "the JSON readers disagree: fast \"" + error + "\", reference \"" + reference_error + "\"";
+  if (!error.empty()) return "";
+  if (!(graph == reference)) return "the JSON readers build different graphs";
   try {
     RunBriefly(graph, h);
   } catch (const std::exception& e) {

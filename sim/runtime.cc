@@ -394,9 +394,10 @@ void Runtime::Evict(StorageId sid) {
   if (regions_) {
     // Copies: absorbing may touch s's own regions when the storage graph has
     // a cycle through s (aliases), and simrd iterates the sets as they are.
-    StorageSet rev_frontier = storages_[sid].region_rev.frontier.items();
-    for (StorageId ps : rev_frontier) RegionAbsorb(storages_[ps].region, false, sid);
-    StorageSet frontier = storages_[sid].region.frontier.items();
+    StorageSet& frontier = evict_frontier_;
+    frontier = storages_[sid].region_rev.frontier.items();
+    for (StorageId ps : frontier) RegionAbsorb(storages_[ps].region, false, sid);
+    frontier = storages_[sid].region.frontier.items();
     for (StorageId cs : frontier) RegionAbsorb(storages_[cs].region_rev, true, sid);
     storages_[sid].region.Clear();
     storages_[sid].region_rev.Clear();
@@ -475,7 +476,7 @@ void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
   if (!fs_in_diff) diff.push_back(frontier_s);
   for (StorageId x : diff) {
     summary_.heuristic_access_count += 1;
-    region.compute += storages_[x].compute;
+    region.compute += storage_compute_[x];
   }
   for (StorageId x : diff) region.interior.Insert(x);
 }

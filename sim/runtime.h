@@ -194,6 +194,7 @@ class Runtime {
   StorageAdjacency child_storages_, parent_storages_;
   uint32_t NextEpoch2();
   std::vector<StorageId> scratch2_;
+  StorageSet evict_frontier_;  // Evict's copy of a frontier it absorbs into
   // RegionRebuild's buffers, one slot per storage.
   std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
 };

@@ -24,7 +24,6 @@ std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySea
       findings = FindInversions(points);
       break;
     case TraceProperty::kCliff:
-      if (baseline.compute == 0) return std::nullopt;  // overheads undefined (0/0)
       findings = FindRegimeCliffs(points, search.factor, GapFromFractionOfPeak(search.cliff_gap, baseline.peak));
       break;
     case TraceProperty::kOverhead:

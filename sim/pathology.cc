@@ -192,9 +192,13 @@ std::vector<Finding> FindRegimeCliffs(const std::vector<SweepPoint>& points, dou
   for (size_t i = 0; i < points.size(); ++i) {
     if (!Ok(points[i])) continue;
     const double a = points[i].overhead();
+    // Overhead 0 means the baseline computes nothing (0/0, RunRecord::Overhead):
+    // no ratio of overheads, no cliff.
+    if (!(a > 0)) continue;
     for (size_t j = i + 1; j < points.size() && points[j].budget() - points[i].budget() <= max_gap; ++j) {
       if (!Ok(points[j]) || points[j].budget() == points[i].budget()) continue;
       const double b = points[j].overhead();
+      if (!(b > 0)) continue;
       if (std::max(a, b) >= factor * std::min(a, b)) {
         first[i] = j;
         break;

@@ -83,6 +83,15 @@ TEST(FindRegimeCliffs, OnlyWithinTheGapAndBothDirections) {
   EXPECT_TRUE(FindRegimeCliffs(gap, 2.0, 1).empty());
 }
 
+TEST(FindRegimeCliffs, NoneWhenTheBaselineComputesNothing) {
+  // Overheads are 0/0 then (RunRecord::Overhead gives 0): two ok points at
+  // adjacent budgets are not a cliff, whatever the factor.
+  std::vector<SweepPoint> pts = {Point(100, kOk), Point(101, kOk)};
+  for (SweepPoint& p : pts) p.record.baseline.compute = p.record.model_compute = p.record.remat_compute = 0;
+  EXPECT_TRUE(FindRegimeCliffs(pts, 2.0, 10).empty());
+  EXPECT_TRUE(FindOverheadNonMonotonic(pts, 1.0).empty());
+}
+
 TEST(GapFromFractionOfPeak, CoversTruncationOfBothBudgets) {
   // peak 10061179648 (ResNet-32): int(peak*0.111) - int(peak*0.110) is the
   // difference that a 0.1% gap must admit.

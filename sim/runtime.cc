@@ -407,7 +407,7 @@ void Runtime::Evict(StorageId sid) {
     Check(s.ecn_state != EcnState::kNode, "assert s.meta.get('ecn', None) is None");
     s.ecn = eq_forest_.NewNode(s.compute);
     s.ecn_state = EcnState::kNode;
-    std::vector<StorageId> neighbors;
+    std::vector<StorageId>& neighbors = evict_frontier_;  // the absorbs are done with it
     EvictedNeighbors(sid, &neighbors);
     for (StorageId n : neighbors) {
       Check(storages_[n].ecn_state == EcnState::kNode, "assert n.meta.get('ecn', None) is not None");
@@ -478,7 +478,13 @@ void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
     summary_.heuristic_access_count += 1;
     region.compute += storage_compute_[x];
   }
-  for (StorageId x : diff) region.interior.Insert(x);
+  // Only frontier_s can already be in the interior: the rest is a difference.
+  for (StorageId x : diff) {
+    if (x == frontier_s)
+      region.interior.Insert(x);
+    else
+      region.interior.AppendNew(x);
+  }
 }
 
 // Region.rebuild: the evicted storages reachable from base, and the material
@@ -590,10 +596,13 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorI
   Check(!OverBudget(op.total_size), "not enough memory to compute Tensor");
   if (!banishing_) Check(!t.defined, "assert not t.defined");
 
-  std::vector<TensorId> dup_siblings;
+  // Scratch lists (ComputeTensor does not nest).
+  std::vector<TensorId>& dup_siblings = compute_scratch_.dup_siblings;
+  dup_siblings.clear();
   remat_siblings->clear();
   for (TensorId u : t.siblings) (tensors_[u].defined ? dup_siblings : *remat_siblings).push_back(u);
-  std::vector<StorageId> remat_storages;
+  std::vector<StorageId>& remat_storages = compute_scratch_.remat_storages;
+  remat_storages.clear();
   for (TensorId u : t.siblings)
     if (!storages_[tensors_[u].storage].material) remat_storages.push_back(tensors_[u].storage);
   if (!storages_[t.storage].material) remat_storages.push_back(t.storage);
@@ -617,7 +626,10 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorI
   for (StorageId s : remat_storages) MakeEvictable(s);
 
   if (regions_) {
-    StorageSet affected, affected_rev;
+    StorageSet& affected = compute_scratch_.affected;
+    StorageSet& affected_rev = compute_scratch_.affected_rev;
+    affected.clear();
+    affected_rev.clear();
     for (StorageId us : remat_storages) {
       RegionRebuild(storages_[us].region, us, false);
       RegionRebuild(storages_[us].region_rev, us, true);

@@ -195,6 +195,11 @@ class Runtime {
   uint32_t NextEpoch2();
   std::vector<StorageId> scratch2_;
   StorageSet evict_frontier_;  // Evict's copy of a frontier it absorbs into
+  struct ComputeScratch {
+    std::vector<TensorId> dup_siblings;
+    std::vector<StorageId> remat_storages;
+    StorageSet affected, affected_rev;
+  } compute_scratch_;
   // RegionRebuild's buffers, one slot per storage.
   std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
 };

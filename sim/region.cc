@@ -43,7 +43,8 @@ bool IdSet::BuildIndex() const {
 }
 
 bool IdSet::Erase(int32_t x) {
-  if (Indexed() && !Contains(x)) return false;
+  // The scan below finds x anyway: a bitmap is worth consulting, not building.
+  if (indexed_ && !Contains(x)) return false;
   auto it = std::find(items_.begin(), items_.end(), x);
   if (it == items_.end()) return false;
   *it = items_.back();

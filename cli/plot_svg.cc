@@ -171,7 +171,15 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
 
   // Series and markers.
   o << "<g clip-path=\"url(#area)\">\n";
-  const bool labelled = plot.markers.size() <= kMaxLabelledMarkers;
+  // Labels are written along dashed lines, which need room: with many
+  // markers, or two closer than a label is tall, they become triangles.
+  bool labelled = plot.markers.size() <= kMaxLabelledMarkers;
+  {
+    std::vector<double> xs;
+    for (const auto& m : plot.markers) xs.push_back(f.X(m.x));
+    std::sort(xs.begin(), xs.end());
+    for (size_t i = 1; i < xs.size(); ++i) labelled = labelled && xs[i] - xs[i - 1] >= kMinLabelGapPx;
+  }
   for (const auto& m : plot.markers) {
     double x = f.X(m.x);
     if (!labelled) {

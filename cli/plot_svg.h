@@ -35,6 +35,8 @@ struct PlotMarker {
   std::string kind;  // legend entry, shared by markers of one colour
 };
 constexpr size_t kMaxLabelledMarkers = 12;
+// Labelled markers closer than this (in pixels) would overwrite each other's labels.
+constexpr double kMinLabelGapPx = 14;
 
 // A row under the plot: the bands of one series (e.g. its oom budgets).
 struct PlotStrip {

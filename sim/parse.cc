@@ -488,10 +488,22 @@ Graph ParseTrace(std::string_view text, const std::string& file, const ParseOpti
 Graph ParseTraceFile(const std::string& path, const ParseOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path, 0, "cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size >= 0) {  // a regular file: one read of its size
+    text.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  } else {  // a pipe
+    in.clear();
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+  }
   if (in.bad()) throw TraceError(path, 0, "read error");
-  return ParseTrace(buffer.str(), path, options);
+  return ParseTrace(text, path, options);
 }
 
 }  // namespace dtrcheck

@@ -37,7 +37,13 @@ void IdSet::SetBit(int32_t x) {
 }
 
 bool IdSet::BuildIndex() const {
-  for (int32_t y : items_) const_cast<IdSet*>(this)->SetBit(y);
+  // One resize for the largest id, then bits without bounds checks.
+  int32_t largest = 0;
+  for (int32_t y : items_) largest = std::max(largest, y);
+  const size_t words = (static_cast<size_t>(largest) >> 6) + 1;
+  if (words > bits_.size()) bits_.resize(std::max(words, bits_.size() * 2), 0);
+  uint64_t* bits = bits_.data();
+  for (int32_t y : items_) bits[static_cast<size_t>(y) >> 6] |= uint64_t(1) << (y & 63);
   indexed_ = true;
   return true;
 }

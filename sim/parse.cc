@@ -1,6 +1,7 @@
 #include "sim/parse.h"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -37,10 +38,16 @@ struct Instr {
   simdjson::dom::object fast;  // the fast reader's (see FastLine for how long it lives)
 };
 
-const std::pair<std::string_view, Instr::Kind> kInstructionKinds[] = {
-    {"CONSTANT", Instr::kConstant}, {"MEMORY", Instr::kMemory},      {"COPY", Instr::kCopy},
-    {"RELEASE", Instr::kRelease},   {"CALL", Instr::kCall},          {"MUTATE", Instr::kMutate},
-    {"ANNOTATE", Instr::kAnnotate}, {"COPY_FROM", Instr::kCopyFrom}, {"ALIAS", Instr::kAlias}};
+// The kind an INSTRUCTION value names, if any.
+std::optional<Instr::Kind> InstructionKind(std::string_view name) {
+  static constexpr std::pair<std::string_view, Instr::Kind> kKinds[] = {
+      {"CONSTANT", Instr::kConstant}, {"MEMORY", Instr::kMemory},      {"COPY", Instr::kCopy},
+      {"RELEASE", Instr::kRelease},   {"CALL", Instr::kCall},          {"MUTATE", Instr::kMutate},
+      {"ANNOTATE", Instr::kAnnotate}, {"COPY_FROM", Instr::kCopyFrom}, {"ALIAS", Instr::kAlias}};
+  for (const auto& [text, kind] : kKinds)
+    if (name == text) return kind;
+  return std::nullopt;
+}
 
 class Parser {
  public:
@@ -212,12 +219,10 @@ Instr Parser::Decode(std::string_view line_text, long line) const {
   if (it == in.j.end()) Fail(line, "missing field \"INSTRUCTION\"");
   if (!it->is_string()) Fail(line, "field \"INSTRUCTION\" must be a string");
   const std::string& name = it->get_ref<const std::string&>();
-  for (const auto& [text, kind] : kInstructionKinds)
-    if (name == text) {
-      in.kind = kind;
-      return in;
-    }
-  Fail(line, "unknown instruction \"" + name + "\"");
+  std::optional<Instr::Kind> kind = InstructionKind(name);
+  if (!kind) Fail(line, "unknown instruction \"" + name + "\"");
+  in.kind = *kind;
+  return in;
 }
 
 const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
@@ -240,12 +245,10 @@ const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
   }
   std::string_view name;
   if (in.fast["INSTRUCTION"].get_string().get(name)) Fail(in.line, "");
-  for (const auto& [text, kind] : kInstructionKinds)
-    if (name == text) {
-      in.kind = kind;
-      return in;
-    }
-  Fail(in.line, "");
+  std::optional<Instr::Kind> kind = InstructionKind(name);
+  if (!kind) Fail(in.line, "");
+  in.kind = *kind;
+  return in;
 }
 
 std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {

@@ -125,14 +125,15 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
   }
   tensors_.reserve(graph.tensors.size());
   storages_.reserve(graph.tensors.size());
-  ReserveStorageAdjacency();
+  AssignStorages();
 }
 
-// Sizes the storage adjacency rows: Compute runs the ops in graph order (the
-// graph's tensor ids are the runtime's), so the storages and edges it will
-// create can be counted here, as Compute assigns them.
-void Runtime::ReserveStorageAdjacency() {
-  std::vector<StorageId> storage_of(graph_.tensors.size(), -1);
+// Which storage each tensor of the graph will have, and the storage
+// adjacency rows sized for every edge: Compute runs the ops in graph order
+// (the graph's tensor ids are the runtime's), creating a storage for each
+// output that is not an alias, in this order, so both are known before the run.
+void Runtime::AssignStorages() {
+  tensor_storage_.assign(graph_.tensors.size(), -1);
   std::vector<uint32_t> children, parents;
   TensorId next = 0;
   for (const GOp& g : graph_.ops) {
@@ -140,17 +141,17 @@ void Runtime::ReserveStorageAdjacency() {
     for (size_t i = 0; i < g.size.size(); ++i, ++next) {
       int32_t a = g.alias[i];
       if (a != -1) {
-        storage_of[next] = storage_of[g.args[a]];
+        tensor_storage_[next] = tensor_storage_[g.args[a]];
       } else {
-        storage_of[next] = static_cast<StorageId>(children.size());
+        tensor_storage_[next] = static_cast<StorageId>(children.size());
         children.push_back(0);
         parents.push_back(0);
       }
     }
     for (TensorId t = first; t < next; ++t)
       for (TensorId p : g.args) {
-        children[storage_of[p]] += 1;
-        parents[storage_of[t]] += 1;
+        children[tensor_storage_[p]] += 1;
+        parents[tensor_storage_[t]] += 1;
       }
   }
   child_storages_.Reserve(children);
@@ -202,12 +203,8 @@ void Runtime::Compute(OpId op_id) {
     t.index = i;
     t.op = op_id;
     t.ref_ext = 1;
-    StorageId sid;
-    int32_t a = g.alias[i];
-    if (a != -1) {
-      sid = tensors_[g.args[a]].storage;
-    } else {
-      sid = static_cast<StorageId>(storages_.size());
+    const StorageId sid = tensor_storage_[id];  // AssignStorages
+    if (sid == static_cast<StorageId>(storages_.size())) {  // not an alias: a new storage
       Storage s;
       s.size = g.size[i];
       storages_.push_back(std::move(s));
@@ -233,7 +230,6 @@ void Runtime::Compute(OpId op_id) {
     s.ref_ext += 1;
     t.is_alias = id != s.root_id;
     tensors_.push_back(std::move(t));
-    tensor_storage_.push_back(sid);
   }
   for (int32_t i = 0; i < op.outputs; ++i) {
     Tensor& t = tensors_[first + i];
@@ -394,7 +390,7 @@ void Runtime::Evict(StorageId sid) {
   if (regions_) {
     // Copies: absorbing may touch s's own regions when the storage graph has
     // a cycle through s (aliases), and simrd iterates the sets as they are.
-    StorageSet& frontier = evict_frontier_;
+    StorageSet& frontier = evict_scratch_;
     frontier = storages_[sid].region_rev.frontier.items();
     for (StorageId ps : frontier) RegionAbsorb(storages_[ps].region, false, sid);
     frontier = storages_[sid].region.frontier.items();
@@ -407,7 +403,7 @@ void Runtime::Evict(StorageId sid) {
     Check(s.ecn_state != EcnState::kNode, "assert s.meta.get('ecn', None) is None");
     s.ecn = eq_forest_.NewNode(s.compute);
     s.ecn_state = EcnState::kNode;
-    std::vector<StorageId>& neighbors = evict_frontier_;  // the absorbs are done with it
+    std::vector<StorageId>& neighbors = evict_scratch_;  // the absorbs above are done with it
     EvictedNeighbors(sid, &neighbors);
     for (StorageId n : neighbors) {
       Check(storages_[n].ecn_state == EcnState::kNode, "assert n.meta.get('ecn', None) is not None");

@@ -147,7 +147,7 @@ class Runtime {
   // Regions (simrd/optimization/region.py).
   void RegionAbsorb(Region& region, bool reverse, StorageId frontier_s);
   void RegionRebuild(Region& region, StorageId base, bool reverse);
-  void ReserveStorageAdjacency();
+  void AssignStorages();
 
   // Telemetry hooks.
   void TCompute(TensorId t, bool rematerialize, bool direct);
@@ -186,7 +186,7 @@ class Runtime {
   uint32_t NextEpoch();
   // Storage::material and its compact mirror material_, written together.
   void SetMaterial(StorageId s, bool material);
-  std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact
+  std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact, for every graph tensor
   std::vector<uint8_t> material_;
   std::vector<Int> storage_compute_;  // Storage::compute, compact
   // Per storage, the storages of its tensors' children (parents), one entry
@@ -194,7 +194,8 @@ class Runtime {
   StorageAdjacency child_storages_, parent_storages_;
   uint32_t NextEpoch2();
   std::vector<StorageId> scratch2_;
-  StorageSet evict_frontier_;  // Evict's copy of a frontier it absorbs into
+  // Evict's list: a copy of each frontier it absorbs into, then the evicted neighbours.
+  StorageSet evict_scratch_;
   struct ComputeScratch {
     std::vector<TensorId> dup_siblings;
     std::vector<StorageId> remat_storages;

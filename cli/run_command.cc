@@ -1,6 +1,7 @@
 // dtrcheck run: one simulation, printed as a record.
 #include <cmath>
 #include <iostream>
+#include <map>
 
 #include "cli/commands.h"
 #include "sim/heuristic.h"
@@ -50,6 +51,14 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
                              "thrash when remat_compute > N");
   ol->excludes(rl);
   cmd->add_option("--seed", o->seed_text, "random.seed(S) for RandomStorage and AbRandom (default 0)");
+  const std::map<std::string, RegionRebuilds> rebuilds = {{"update", RegionRebuilds::kUpdate},
+                                                          {"walk", RegionRebuilds::kWalk},
+                                                          {"checked", RegionRebuilds::kUpdateChecked}};
+  cmd->add_option("--region-rebuilds", o->config.region_rebuilds,
+                  "update (default): update a region's last walk when possible; walk: always "
+                  "walk, as simrd; checked: update, then walk and stop if they differ. "
+                  "Records are the same")
+      ->transform(CLI::CheckedTransformer(rebuilds));
   cmd->add_flag("--no-start", [o](int64_t) { o->parse.start = false; },
                 "the log has no START annotation; replay it from the first line");
   cmd->add_flag("--preallocate", [o](int64_t) { o->parse.out_cond = OutputCondition::kPreallocate; },

@@ -71,15 +71,30 @@ class IdSet {
   mutable bool indexed_ = false;
 };
 
+// How Region.rebuild is carried out. All three give the same records.
+enum class RegionRebuilds {
+  kUpdate,         // update the region's last walk where possible (Runtime::RegionUpdate)
+  kWalk,           // always walk, as simrd does
+  kUpdateChecked,  // update, then walk too and throw std::logic_error if they differ
+};
+
 struct Region {
   IdSet interior;
   IdSet frontier;
   Int compute = 0;
+  // Set when a rebuild made the region (Runtime::RegionRebuild), cleared by
+  // anything else that changes it: the region is then what a walk at
+  // position walked_at of the runtime's change log gave, and that walk
+  // counted walk_accesses. The next rebuild may update it instead of walking.
+  bool walked = false;
+  size_t walked_at = 0;
+  uint64_t walk_accesses = 0;
 
   void Clear() {
     interior.Clear();
     frontier.Clear();
     compute = 0;
+    walked = false;
   }
 };
 

@@ -132,9 +132,13 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
 // adjacency rows sized for every edge: Compute runs the ops in graph order
 // (the graph's tensor ids are the runtime's), creating a storage for each
 // output that is not an alias, in this order, so both are known before the run.
+// Also whether regions may be rebuilt incrementally (RegionUpdate): only
+// when the storage graph has no cycle, which holds when every edge but a
+// storage's edge to itself goes from an older storage to a newer one.
 void Runtime::AssignStorages() {
   tensor_storage_.assign(graph_.tensors.size(), -1);
   std::vector<uint32_t> children, parents;
+  bool acyclic = true;
   TensorId next = 0;
   for (const GOp& g : graph_.ops) {
     const TensorId first = next;
@@ -152,10 +156,13 @@ void Runtime::AssignStorages() {
       for (TensorId p : g.args) {
         children[tensor_storage_[p]] += 1;
         parents[tensor_storage_[t]] += 1;
+        acyclic = acyclic && tensor_storage_[p] <= tensor_storage_[t];
       }
   }
   child_storages_.Reserve(children);
   parent_storages_.Reserve(parents);
+  incremental_regions_ =
+      regions_ && acyclic && options_.region_rebuilds != RegionRebuilds::kWalk;
 }
 
 std::vector<TensorId> Runtime::PendingChain() const {
@@ -215,6 +222,7 @@ void Runtime::Compute(OpId op_id) {
       walk_stack_.push_back(0);
       walk_interior_.push_back(0);
       walk_frontier_.push_back(0);
+      shape_changed_at_.push_back(0);
       ever_evicted_.push_back(0);
     }
     Storage& s = storages_[sid];
@@ -225,6 +233,7 @@ void Runtime::Compute(OpId op_id) {
     if (s.tensors.empty() || tensors_[s.tensors.back()].op != op_id) {
       s.compute += op.compute;
       storage_compute_[sid] = s.compute;
+      LogShapeChange(sid);
     }
     s.tensors.push_back(id);
     s.ref_ext += 1;
@@ -245,6 +254,8 @@ void Runtime::Compute(OpId op_id) {
       StorageId sp = tensor_storage_[p];
       child_storages_.Append(sp, si);
       parent_storages_.Append(si, sp);
+      LogShapeChange(sp);
+      LogShapeChange(si);
     }
   }
 
@@ -452,6 +463,7 @@ void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
   const Storage& fs = storages_[frontier_s];
   Check(!fs.material, "assert not frontier_s.material");
   Check(region.frontier.Erase(frontier_s), "assert frontier_s.root_id in self.frontier");
+  region.walked = false;
   const Region& reg = reverse ? fs.region_rev : fs.region;
   if (&reg == &region) {
     // The region absorbs itself (a cycle through aliases): the frontier
@@ -484,9 +496,25 @@ void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
 }
 
 // Region.rebuild: the evicted storages reachable from base, and the material
-// ones at their edge.
+// ones at their edge. simrd walks every time; dtrcheck updates the last walk
+// when it can (RegionUpdate), which gives the same sets and the same count
+// of accesses, the count the walk would have made.
 void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
   Check(storages_[base].material, "assert self.base.material");
+  if (region.walked && RegionUpdate(region, base, reverse)) {
+    ++region_updates_;
+    if (options_.region_rebuilds == RegionRebuilds::kUpdateChecked)
+      CheckRegionUpdate(region, base, reverse);
+  } else {
+    region.walk_accesses = RegionWalk(region, base, reverse);
+    region.walked = incremental_regions_;
+    region.walked_at = change_log_.size();
+  }
+  summary_.heuristic_access_count += region.walk_accesses;
+}
+
+// The walk of Region.rebuild, without counting its accesses (returned).
+uint64_t Runtime::RegionWalk(Region& region, StorageId base, bool reverse) {
   // The hot loop of the simulation: it reads the compact per-tensor storage
   // and per-storage material arrays rather than the large structs. Distinct
   // storages have distinct root ids, so "root_id != base.root_id" is "!= base".
@@ -531,10 +559,126 @@ void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
   region.interior.AssignNew(interior, interior + interior_size);
   region.frontier.AssignNew(frontier, frontier + frontier_size);
   region.compute = interior_compute;
-  summary_.heuristic_access_count += accesses;
+  return accesses;
+}
+
+// Region.rebuild without the walk: the region still holds what a walk gave
+// at change-log position walked_at, so the walk it would take now differs
+// only where a storage it met has changed since. Most rebuilds follow a
+// rematerialization that turned an interior storage or two material, whose
+// own neighbours are all material; the update then takes those storages out
+// of the interior and decides again only the frontier storages they touch.
+// Anything else (the base changed, a frontier storage or an interior one
+// still evicted changed, a storage turned material next to an evicted one)
+// returns false and the caller walks. The sets come out equal to the walk's,
+// in another order: on an acyclic storage graph nothing simrd computes
+// depends on that order (no storage is ever in its own region).
+bool Runtime::RegionUpdate(Region& region, StorageId base, bool reverse) {
+  const size_t end = change_log_.size();
+  if (end - region.walked_at > region.walk_accesses) return false;  // walking is cheaper
+  const StorageAdjacency& adjacency = reverse ? parent_storages_ : child_storages_;
+  const StorageAdjacency& back = reverse ? child_storages_ : parent_storages_;
+  const uint8_t* material = material_.data();
+  std::vector<StorageId>& now_material = update_material_;
+  now_material.clear();
+  const uint32_t seen = NextEpoch();
+  for (size_t i = region.walked_at; i < end; ++i) {
+    const StorageId v = change_log_[i];
+    if (mark_[v] == seen) continue;
+    mark_[v] = seen;
+    if (v == base) return false;
+    if (region.frontier.Contains(v)) {
+      if (!material[v]) return false;
+      continue;
+    }
+    // A storage the walk did not meet is still out of its reach: reaching
+    // it needs an edge from a storage the walk met, whose change is logged.
+    if (!region.interior.Contains(v)) continue;
+    if (!material[v]) return false;
+    const StorageId* row = adjacency.Row(v);
+    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
+      if (!material[row[k]]) return false;
+    now_material.push_back(v);
+  }
+
+  uint64_t accesses = region.walk_accesses;
+  Int compute = region.compute;
+  bool shapes_kept = true;
+  for (StorageId v : now_material) {
+    region.interior.Erase(v);
+    if (shape_changed_at_[v] > region.walked_at) {
+      shapes_kept = false;
+    } else {
+      accesses -= adjacency.RowSize(v);
+      compute -= storage_compute_[v];
+    }
+  }
+  if (!shapes_kept) {  // sum again over what is left
+    accesses = adjacency.RowSize(base);
+    compute = 0;
+    for (StorageId x : region.interior.items()) {
+      accesses += adjacency.RowSize(x);
+      compute += storage_compute_[x];
+    }
+  }
+  // The storages now material, and the frontier storages they led to, are
+  // on the frontier if the base or a storage still inside leads to them.
+  std::vector<StorageId>& candidates = update_candidates_;
+  candidates.clear();
+  const uint32_t listed = NextEpoch2();
+  auto consider = [&](StorageId x) {
+    if (mark2_[x] != listed) {
+      mark2_[x] = listed;
+      candidates.push_back(x);
+    }
+  };
+  for (StorageId v : now_material) {
+    consider(v);
+    const StorageId* row = adjacency.Row(v);
+    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
+      if (region.frontier.Contains(row[k])) consider(row[k]);
+  }
+  for (StorageId f : candidates) {
+    bool reached = false;
+    const StorageId* row = back.Row(f);
+    for (uint32_t k = 0, n = back.RowSize(f); k < n && !reached; ++k)
+      reached = row[k] == base || region.interior.Contains(row[k]);
+    if (reached)
+      region.frontier.Insert(f);
+    else
+      region.frontier.Erase(f);
+  }
+  region.compute = compute;
+  region.walk_accesses = accesses;
+  region.walked_at = end;
+  return true;
+}
+
+void Runtime::CheckRegionUpdate(const Region& region, StorageId base, bool reverse) {
+  Region walked;
+  const uint64_t accesses = RegionWalk(walked, base, reverse);
+  auto sorted = [](const IdSet& set) {
+    std::vector<StorageId> v = set.items();
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  if (sorted(region.interior) != sorted(walked.interior) ||
+      sorted(region.frontier) != sorted(walked.frontier) || region.compute != walked.compute ||
+      region.walk_accesses != accesses) {
+    throw std::logic_error("dtrcheck bug: the updated " + std::string(reverse ? "reverse " : "") +
+                           "region of storage " + std::to_string(base) +
+                           " differs from what a walk gives");
+  }
+}
+
+void Runtime::LogShapeChange(StorageId s) {
+  if (!incremental_regions_) return;
+  change_log_.push_back(s);
+  shape_changed_at_[s] = change_log_.size();
 }
 
 void Runtime::SetMaterial(StorageId s, bool material) {
+  if (material_[s] != material) LogChange(s);
   storages_[s].material = material;
   material_[s] = material;
 }

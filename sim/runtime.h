@@ -72,6 +72,7 @@ struct RuntimeOptions {
   // Testing aid for `dtrcheck diff`: at this eviction number, evict another
   // pool storage than the heuristic's choice (a deliberate divergence).
   int64_t perturb_eviction = -1;
+  RegionRebuilds region_rebuilds = RegionRebuilds::kUpdate;
 };
 
 class Runtime {
@@ -107,6 +108,9 @@ class Runtime {
   Int locked_bytes() const { return locked_bytes_; }
   Int max_locked_bytes() const { return max_locked_bytes_; }
   Int max_locked_clock() const { return max_locked_clock_; }
+  // Region rebuilds that updated the last walk instead of walking
+  // (RegionUpdate; dtrcheck's own statistic, not simrd's).
+  int64_t region_updates() const { return region_updates_; }
   // The tensors being materialized, outermost first (simrd's recursion).
   std::vector<TensorId> PendingChain() const;
 
@@ -147,6 +151,13 @@ class Runtime {
   // Regions (simrd/optimization/region.py).
   void RegionAbsorb(Region& region, bool reverse, StorageId frontier_s);
   void RegionRebuild(Region& region, StorageId base, bool reverse);
+  uint64_t RegionWalk(Region& region, StorageId base, bool reverse);  // returns the accesses
+  bool RegionUpdate(Region& region, StorageId base, bool reverse);
+  void CheckRegionUpdate(const Region& region, StorageId base, bool reverse);
+  void LogChange(StorageId s) {
+    if (incremental_regions_) change_log_.push_back(s);
+  }
+  void LogShapeChange(StorageId s);
   void AssignStorages();
 
   // Telemetry hooks.
@@ -203,6 +214,15 @@ class Runtime {
   } compute_scratch_;
   // RegionRebuild's buffers, one slot per storage.
   std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
+  // RegionUpdate's record of what changed: when the storage graph is
+  // acyclic, each storage whose material state, adjacency rows or compute
+  // changes is appended to change_log_; shape_changed_at_[s] is the log's
+  // length just after the last change of s's rows or compute.
+  bool incremental_regions_ = false;
+  int64_t region_updates_ = 0;
+  std::vector<StorageId> change_log_;
+  std::vector<size_t> shape_changed_at_;
+  std::vector<StorageId> update_material_, update_candidates_;
 };
 
 }  // namespace dtrcheck

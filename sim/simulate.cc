@@ -56,6 +56,7 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
   rec.baseline = baseline;
   RuntimeOptions options;
   options.kind = KindOrThrow(config.runtime);
+  options.region_rebuilds = config.region_rebuilds;
   if (IsRandomHeuristic(config.heuristic) || config.seed) rec.seed_used = config.seed.value_or(0);
   auto heuristic = MakeHeuristic(config.heuristic, rec.seed_used.value_or(0));
   if (!heuristic || config.heuristic == "Heuristic")

@@ -15,6 +15,7 @@
 
 #include "sim/graph.h"
 #include "sim/py_arith.h"
+#include "sim/region.h"
 #include "sim/telemetry.h"
 
 namespace dtrcheck {
@@ -30,6 +31,7 @@ struct RunConfig {
   std::optional<Int> seed;               // random.seed(S) for RandomStorage
   bool stats = false;                    // per-storage statistics in the record
   int64_t perturb_eviction = -1;         // testing aid, see RuntimeOptions
+  RegionRebuilds region_rebuilds = RegionRebuilds::kUpdate;  // see RuntimeOptions
 };
 
 struct Baseline {

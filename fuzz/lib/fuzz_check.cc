@@ -67,7 +67,11 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
   // Through the log text, as every other input reaches the simulator.
   Graph graph = ParseTrace(TraceLogText(FuzzCaseTrace(c)), "fuzz-case");
   out.baseline = RunBaseline(graph, c.config.baseline_runtime);
-  out.points = RunSweep(graph, c.config, out.baseline, RatioBudgets(c.Ratios())).points;
+  // Every region update is checked against simrd's walk: a difference is a
+  // dtrcheck bug, thrown as std::logic_error, which the fuzzer reports as a crash.
+  RunConfig checked = c.config;
+  checked.region_rebuilds = RegionRebuilds::kUpdateChecked;
+  out.points = RunSweep(graph, checked, out.baseline, RatioBudgets(c.Ratios())).points;
 
   for (const SweepPoint& p : out.points) {
     if (p.status() != Status::kError) continue;

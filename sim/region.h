@@ -17,6 +17,9 @@
 
 namespace dtrcheck {
 
+// A plain list of storage ids.
+using StorageSet = std::vector<int32_t>;
+
 // A set of storage ids. Python sets are unordered and what simrd computes
 // from them does not depend on the order (see Runtime::Evict for the one
 // place where it could). Small sets are scanned; a set larger than
@@ -24,9 +27,6 @@ namespace dtrcheck {
 // storage: less memory than the Python set it stands for), built on the
 // first membership question after the set was last cleared: rebuilt regions
 // are filled by appending and are often rebuilt again before anyone asks.
-// A plain list of storage ids.
-using StorageSet = std::vector<int32_t>;
-
 class IdSet {
  public:
   const std::vector<int32_t>& items() const { return items_; }
@@ -44,10 +44,7 @@ class IdSet {
     if (indexed_) SetBit(x);
   }
   bool Contains(int32_t x) const {
-    if (Indexed()) {
-      size_t word = static_cast<size_t>(x) >> 6;
-      return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
-    }
+    if (indexed_ || (items_.size() > kLinearMax && BuildIndex())) return HasBit(x);
     for (int32_t y : items_)
       if (y == x) return true;
     return false;
@@ -62,10 +59,11 @@ class IdSet {
  private:
   static constexpr size_t kLinearMax = 32;
   void SetBit(int32_t x);
-  bool Indexed() const {  // builds the bitmap when the set is large
-    return indexed_ || (items_.size() > kLinearMax && BuildIndex());
+  bool HasBit(int32_t x) const {
+    size_t word = static_cast<size_t>(x) >> 6;
+    return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
   }
-  bool BuildIndex() const;
+  bool BuildIndex() const;  // true
   std::vector<int32_t> items_;
   mutable std::vector<uint64_t> bits_;  // all zero unless indexed_
   mutable bool indexed_ = false;

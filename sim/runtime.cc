@@ -924,6 +924,8 @@ void Runtime::TryBanishV1(StorageId sid) {
         Check(it != ch.end(), "p.children.remove(t): t not in list");
         ch.erase(it);
         child_storages_.EraseOne(tensors_[p].storage, sid);
+        // Every row change is logged, though V1 keeps no regions to update.
+        LogShapeChange(tensors_[p].storage);
       }
     }
     std::vector<TensorId> children = tensors_[t].children;
@@ -934,6 +936,7 @@ void Runtime::TryBanishV1(StorageId sid) {
         Check(it != pa.end(), "c.parents.remove(t): t not in list");
         pa.erase(it);
         parent_storages_.EraseOne(tensors_[c].storage, sid);
+        LogShapeChange(tensors_[c].storage);
         Pin(c);
       }
     }

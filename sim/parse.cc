@@ -6,8 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <nlohmann/json.hpp>
 #include <simdjson.h>
+
+#include "sim/log_line.h"
 
 namespace dtrcheck {
 
@@ -16,8 +17,6 @@ TraceError::TraceError(const std::string& file, long line, const std::string& me
       file_(file), line_(line), message_(message) {}
 
 namespace {
-
-using nlohmann::json;
 
 // Two JSON readers decode the log's lines. The reference reader,
 // nlohmann::json, decodes every line before any is interpreted (as simrd
@@ -29,45 +28,26 @@ using nlohmann::json;
 // every bad log gets the reference reader's error.
 struct UseReferenceReader {};
 
-// One log line, decoded by one of the readers.
-struct Instr {
-  enum Kind { kConstant, kMemory, kCopy, kRelease, kCall, kMutate, kAnnotate, kCopyFrom, kAlias };
-  Kind kind;
-  long line;
-  json j;                      // the reference reader's object
-  simdjson::dom::object fast;  // the fast reader's (see FastLine for how long it lives)
+// One log line, decoded by one of the readers: the reference reader's
+// object is LogLine::j (sim/log_line.h), the fast reader's is `fast` (see
+// FastLine for how long it lives).
+struct Instr : LogLine {
+  simdjson::dom::object fast;
 };
-
-// The kind an INSTRUCTION value names, if any.
-std::optional<Instr::Kind> InstructionKind(std::string_view name) {
-  static constexpr std::pair<std::string_view, Instr::Kind> kKinds[] = {
-      {"CONSTANT", Instr::kConstant}, {"MEMORY", Instr::kMemory},      {"COPY", Instr::kCopy},
-      {"RELEASE", Instr::kRelease},   {"CALL", Instr::kCall},          {"MUTATE", Instr::kMutate},
-      {"ANNOTATE", Instr::kAnnotate}, {"COPY_FROM", Instr::kCopyFrom}, {"ALIAS", Instr::kAlias}};
-  for (const auto& [text, kind] : kKinds)
-    if (name == text) return kind;
-  return std::nullopt;
-}
 
 class Parser {
  public:
   // fast: decode with simdjson; `text` must then be followed by
   // simdjson::SIMDJSON_PADDING readable bytes.
   Parser(const std::string& file, const ParseOptions& options, bool fast)
-      : file_(file), options_(options), fast_(fast) {}
+      : reference_(file), options_(options), fast_(fast) {}
 
   Graph Run(std::string_view text);
 
  private:
   [[noreturn]] void Fail(long line, const std::string& message) const {
     if (fast_) throw UseReferenceReader{};
-    throw TraceError(file_, line, message);
-  }
-
-  const json& Field(const Instr& in, const char* key) const {
-    auto it = in.j.find(key);
-    if (it == in.j.end()) Fail(in.line, std::string("missing field \"") + key + "\"");
-    return *it;
+    reference_.Fail(line, message);
   }
   simdjson::dom::element FastField(const Instr& in, const char* key) const {
     simdjson::dom::element v;
@@ -80,13 +60,11 @@ class Parser {
       if (FastField(in, key).get_string().get(v)) Fail(in.line, "");
       return std::string(v);
     }
-    const json& v = Field(in, key);
-    if (!v.is_string()) Fail(in.line, std::string("field \"") + key + "\" must be a string");
-    return v.get<std::string>();
+    return reference_.String(in, key);
   }
   std::vector<std::string> StringListField(const Instr& in, const char* key) const {
-    std::vector<std::string> out;
     if (fast_) {
+      std::vector<std::string> out;
       simdjson::dom::array list;
       if (FastField(in, key).get_array().get(list)) Fail(in.line, "");
       for (simdjson::dom::element e : list) {
@@ -96,21 +74,13 @@ class Parser {
       }
       return out;
     }
-    const json& v = Field(in, key);
-    if (!v.is_array()) Fail(in.line, std::string("field \"") + key + "\" must be a list of names");
-    for (const json& e : v) {
-      if (!e.is_string()) Fail(in.line, std::string("field \"") + key + "\" must be a list of names");
-      out.push_back(e.get<std::string>());
-    }
-    return out;
+    return reference_.Names(in, key);
   }
   // MUTATE: indices into the op's n_args arguments.
   std::vector<size_t> MutateField(const Instr& in, size_t n_args) const;
-  // simrd reads numbers with Python's int(); logs store them as decimal strings.
+  // As LogLineReader::Integer.
   Int IntField(const Instr& in, const char* key, bool allow_minus_one = false) const;
 
-  static std::string_view StripLine(std::string_view line_text);
-  Instr Decode(std::string_view line_text, long line) const;
   // The fast reader's line k (0-based). Lines are decoded into a ring of
   // kFastRing slots, each with its own simdjson parser whose buffers hold
   // the line's values, so a line's fields stay readable until kFastRing
@@ -141,7 +111,7 @@ class Parser {
               std::vector<int32_t> alias, const std::string& name,
               const std::vector<std::string>& res_names);
 
-  std::string file_;
+  LogLineReader reference_;
   ParseOptions options_;
   bool fast_;
   simdjson::dom::parser fast_parsers_[kFastRing];
@@ -155,78 +125,25 @@ class Parser {
 };
 
 Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) const {
+  if (!fast_) return reference_.Integer(in, key, allow_minus_one);
+  simdjson::dom::element v = FastField(in, key);
   std::optional<Int> value;
-  if (fast_) {
-    simdjson::dom::element v = FastField(in, key);
-    int64_t i;
-    uint64_t u;
-    std::string_view s;
-    if (!v.get_int64().get(i)) {
-      value = Int(i);
-    } else if (!v.get_uint64().get(u)) {
-      value = Int(u);
-    } else if (!v.get_string().get(s)) {
-      value = ParseInt(std::string(s));
-    }
-    if (!value) Fail(in.line, "");
-  } else {
-    const json& v = Field(in, key);
-    if (v.is_number_integer()) {
-      value = v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
-    } else if (v.is_string()) {
-      std::string s = v.get<std::string>();
-      value = ParseInt(s);
-      if (!value) {
-        bool digits = !s.empty();
-        for (size_t i = (s.size() > 0 && s[0] == '-') ? 1 : 0; i < s.size(); ++i)
-          digits = digits && s[i] >= '0' && s[i] <= '9';
-        if (digits && s != "-")
-          Fail(in.line, std::string("field \"") + key + "\" overflows: " + s);
-      }
-    }
-    if (!value) Fail(in.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
+  int64_t i;
+  uint64_t u;
+  std::string_view s;
+  if (!v.get_int64().get(i)) {
+    value = Int(i);
+  } else if (!v.get_uint64().get(u)) {
+    value = Int(u);
+  } else if (!v.get_string().get(s)) {
+    value = ParseInt(std::string(s));
   }
-  if (allow_minus_one) {
-    if (*value < -1) Fail(in.line, std::string("field \"") + key + "\" must be -1 or an argument index");
-  } else if (*value < 0) {
-    Fail(in.line, fast_ ? std::string()
-                        : std::string("field \"") + key + "\" must not be negative: " + Field(in, key).dump());
-  }
-  // Sizes and times are kept below 2^63 so that sums of them never leave 128 bits.
-  if (*value > Int(INT64_MAX)) Fail(in.line, std::string("field \"") + key + "\" overflows 2^63");
+  if (!value || *value < (allow_minus_one ? -1 : 0) || *value > Int(INT64_MAX)) Fail(in.line, "");
   return *value;
 }
 
-std::string_view Parser::StripLine(std::string_view line_text) {
-  while (!line_text.empty() && (line_text.back() == '\r' || line_text.back() == ' ' ||
-                                line_text.back() == '\t'))
-    line_text.remove_suffix(1);  // simrd strips trailing white space
-  return line_text;
-}
-
-Instr Parser::Decode(std::string_view line_text, long line) const {
-  line_text = StripLine(line_text);
-  Instr in{Instr::kConstant, line, json(), {}};
-  try {
-    in.j = json::parse(line_text);
-  } catch (const json::exception& e) {  // also out_of_range: a number like 7E777 overflows
-    std::string what = e.what();
-    auto pos = what.find("syntax error");
-    Fail(line, "bad JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
-  if (!in.j.is_object()) Fail(line, "expected a JSON object");
-  auto it = in.j.find("INSTRUCTION");
-  if (it == in.j.end()) Fail(line, "missing field \"INSTRUCTION\"");
-  if (!it->is_string()) Fail(line, "field \"INSTRUCTION\" must be a string");
-  const std::string& name = it->get_ref<const std::string&>();
-  std::optional<Instr::Kind> kind = InstructionKind(name);
-  if (!kind) Fail(line, "unknown instruction \"" + name + "\"");
-  in.kind = *kind;
-  return in;
-}
-
 const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
-  line_text = StripLine(line_text);
+  line_text = StripLogLine(line_text);
   Instr& in = fast_lines_[k % kFastRing];
   in.line = static_cast<long>(k + 1);
   simdjson::dom::element doc;
@@ -245,7 +162,7 @@ const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
   }
   std::string_view name;
   if (in.fast["INSTRUCTION"].get_string().get(name)) Fail(in.line, "");
-  std::optional<Instr::Kind> kind = InstructionKind(name);
+  std::optional<LineKind> kind = LineKindFromName(name);
   if (!kind) Fail(in.line, "");
   in.kind = *kind;
   return in;
@@ -263,14 +180,7 @@ std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
     }
     return mutate;
   }
-  const json& mv = Field(in, "MUTATE");
-  if (!mv.is_array()) Fail(in.line, "field \"MUTATE\" must be a list of argument indices");
-  for (const json& e : mv) {
-    if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= int64_t(n_args))
-      Fail(in.line, "MUTATE index out of range of the arguments");
-    mutate.push_back(e.get<size_t>());
-  }
-  return mutate;
+  return reference_.MutateIndices(in, n_args);
 }
 
 OpId Parser::MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
@@ -302,19 +212,13 @@ OpId Parser::MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::
 }
 
 Graph Parser::Run(std::string_view text) {
-  std::vector<std::string_view> raw;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    raw.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
+  const std::vector<std::string_view> raw = SplitLogLines(text);
   const long line_no = static_cast<long>(raw.size());
   std::vector<Instr> decoded;
   if (!fast_) {
     decoded.reserve(raw.size());
-    for (size_t k = 0; k < raw.size(); ++k) decoded.push_back(Decode(raw[k], static_cast<long>(k + 1)));
+    for (size_t k = 0; k < raw.size(); ++k)
+      decoded.push_back(Instr{reference_.Decode(raw[k], static_cast<long>(k + 1)), {}});
   }
   auto line_at = [&](size_t k) -> const Instr& { return fast_ ? FastLine(raw[k], k) : decoded[k]; };
 
@@ -323,7 +227,7 @@ Graph Parser::Run(std::string_view text) {
     while (true) {
       if (i == raw.size()) Fail(line_no, "no START annotation (use --no-start for logs without one)");
       const Instr& in = line_at(i++);
-      if (in.kind == Instr::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
+      if (in.kind == LineKind::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
     }
   }
   auto pop = [&](const Instr& owner, const char* what) -> const Instr& {
@@ -335,10 +239,10 @@ Graph Parser::Run(std::string_view text) {
   while (i < raw.size()) {
     const Instr& l = line_at(i++);
     switch (l.kind) {
-      case Instr::kConstant: {
+      case LineKind::kConstant: {
         std::string name = StringField(l, "NAME");
         const Instr& m = pop(l, "MEMORY");
-        if (m.kind != Instr::kMemory) Fail(m.line, "expected the MEMORY line of constant \"" + name + "\"");
+        if (m.kind != LineKind::kMemory) Fail(m.line, "expected the MEMORY line of constant \"" + name + "\"");
         if (StringField(m, "NAME") != name)
           Fail(m.line, "MEMORY line names \"" + StringField(m, "NAME") + "\", expected \"" + name + "\"");
         OpId op = MakeOp(m, {}, 0, {IntField(m, "MEMORY")}, {-1}, "constant", {name});
@@ -350,7 +254,7 @@ Graph Parser::Run(std::string_view text) {
         ref_[v] = 1;
         break;
       }
-      case Instr::kCopy: {
+      case LineKind::kCopy: {
         std::string dst = StringField(l, "DST"), src = StringField(l, "SRC");
         TensorId t = Lookup(l, src);
         if (Bound(dst)) Fail(l.line, "COPY destination \"" + dst + "\" is already defined");
@@ -359,7 +263,7 @@ Graph Parser::Run(std::string_view text) {
         g_.schedule.push_back({CommandKind::kGet, t});
         break;
       }
-      case Instr::kRelease: {
+      case LineKind::kRelease: {
         std::string name = StringField(l, "NAME");
         auto it = index_.find(name);
         if (it != index_.end()) {
@@ -371,9 +275,9 @@ Graph Parser::Run(std::string_view text) {
         }
         break;
       }
-      case Instr::kCall:
-      case Instr::kMutate: {
-        bool call = l.kind == Instr::kCall;
+      case LineKind::kCall:
+      case LineKind::kMutate: {
+        bool call = l.kind == LineKind::kCall;
         std::string name = StringField(l, "NAME");
         std::vector<std::string> arg_names = StringListField(l, "ARGS");
         Int time = IntField(l, "TIME");
@@ -387,10 +291,10 @@ Graph Parser::Run(std::string_view text) {
           std::vector<int32_t> alias;
           for (const auto& r : results) {
             const Instr& m = pop(l, "MEMORY");
-            if (m.kind != Instr::kMemory || StringField(m, "NAME") != r)
+            if (m.kind != LineKind::kMemory || StringField(m, "NAME") != r)
               Fail(m.line, "expected the MEMORY line of \"" + r + "\"");
             const Instr& al = pop(l, "ALIAS");
-            if (al.kind != Instr::kAlias || StringField(al, "NAME") != r)
+            if (al.kind != LineKind::kAlias || StringField(al, "NAME") != r)
               Fail(al.line, "expected the ALIAS line of \"" + r + "\"");
             Int a = IntField(al, "ALIAS", /*allow_minus_one=*/true);
             if (a >= Int(args.size())) Fail(al.line, "ALIAS index out of range of the arguments");
@@ -434,10 +338,10 @@ Graph Parser::Run(std::string_view text) {
         }
         break;
       }
-      case Instr::kAnnotate:
+      case LineKind::kAnnotate:
         if (StringField(l, "ANNOTATION") == "BACKWARD") in_bwd = true;
         break;
-      case Instr::kCopyFrom: {
+      case LineKind::kCopyFrom: {
         std::string dst = StringField(l, "DST"), src = StringField(l, "SRC");
         TensorId old = Lookup(l, dst);
         TensorId t = Lookup(l, src);
@@ -448,9 +352,9 @@ Graph Parser::Run(std::string_view text) {
         g_.schedule.push_back({CommandKind::kGet, t});
         break;
       }
-      case Instr::kMemory:
+      case LineKind::kMemory:
         Fail(l.line, "MEMORY line outside a CONSTANT or CALL");
-      case Instr::kAlias:
+      case LineKind::kAlias:
         Fail(l.line, "ALIAS line outside a CALL");
     }
   }

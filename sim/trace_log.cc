@@ -3,8 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
+#include "sim/log_line.h"
 #include "sim/parse.h"
 
 namespace dtrcheck {
@@ -84,136 +83,84 @@ size_t TraceLog::NumOperators() const {
 
 namespace {
 
-using nlohmann::json;
-
-struct Line {
-  long number;
-  json j;
-  std::string kind;
-};
-
+// Instructions from lines: each CONSTANT or CALL takes the MEMORY and ALIAS
+// lines that follow it. Lines and fields are read by LogLineReader, as
+// ParseTrace reads them.
 class Reader {
  public:
-  explicit Reader(const std::string& file) : file_(file) {}
+  explicit Reader(const std::string& file) : lines_(file) {}
 
   TraceLog Run(std::string_view text);
 
  private:
-  [[noreturn]] void Fail(long line, const std::string& message) const {
-    throw TraceError(file_, line, message);
-  }
-  const json& Field(const Line& l, const char* key) const {
-    auto it = l.j.find(key);
-    if (it == l.j.end()) Fail(l.number, l.kind + " line without field \"" + key + "\"");
-    return *it;
-  }
-  std::string String(const Line& l, const char* key) const {
-    const json& v = Field(l, key);
-    if (!v.is_string()) Fail(l.number, std::string("field \"") + key + "\" must be a string");
-    return v.get<std::string>();
-  }
-  std::vector<std::string> Names(const Line& l, const char* key) const {
-    const json& v = Field(l, key);
-    std::vector<std::string> out;
-    if (v.is_array())
-      for (const json& e : v)
-        if (e.is_string()) out.push_back(e.get<std::string>());
-    if (!v.is_array() || out.size() != v.size())
-      Fail(l.number, std::string("field \"") + key + "\" must be a list of names");
-    return out;
-  }
-  // simrd applies int() to these; logs write them as decimal strings.
-  Int Number(const Line& l, const char* key) const {
-    const json& v = Field(l, key);
-    std::optional<Int> n;
-    if (v.is_number_integer())
-      n = v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
-    else if (v.is_string())
-      n = ParseInt(v.get<std::string>());
-    if (!n) Fail(l.number, std::string("field \"") + key + "\" is not an integer: " + v.dump());
-    return *n;
-  }
   // The next line, which must be the MEMORY or ALIAS line of `name`.
-  const Line& Expect(size_t i, const char* kind, const std::string& name, long owner) const {
-    if (i >= lines_.size())
-      Fail(owner, std::string("expected the ") + kind + " line of \"" + name + "\", found the end of the log");
-    const Line& l = lines_[i];
-    if (l.kind != kind || String(l, "NAME") != name)
-      Fail(l.number, std::string("expected the ") + kind + " line of \"" + name + "\"");
+  const LogLine& Expect(size_t i, LineKind kind, const std::string& name, long owner) const {
+    const std::string what = std::string(LineKindName(kind));
+    if (i >= decoded_.size())
+      lines_.Fail(owner, "expected the " + what + " line of \"" + name + "\", found the end of the log");
+    const LogLine& l = decoded_[i];
+    if (l.kind != kind || lines_.String(l, "NAME") != name)
+      lines_.Fail(l.line, "expected the " + what + " line of \"" + name + "\"");
     return l;
   }
 
-  std::string file_;
-  std::vector<Line> lines_;
+  LogLineReader lines_;
+  std::vector<LogLine> decoded_;
 };
 
 TraceLog Reader::Run(std::string_view text) {
-  long number = 0;
-  for (size_t pos = 0; pos < text.size();) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view s = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++number;
-    while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    Line l{number, json(), ""};
-    try {
-      l.j = json::parse(s);
-    } catch (const json::exception& e) {  // also out_of_range: a number like 7E777 overflows
-      Fail(number, std::string("bad JSON: ") + e.what());
-    }
-    if (!l.j.is_object()) Fail(number, "expected a JSON object");
-    auto it = l.j.find("INSTRUCTION");
-    if (it == l.j.end() || !it->is_string()) Fail(number, "missing string field \"INSTRUCTION\"");
-    l.kind = it->get<std::string>();
-    lines_.push_back(std::move(l));
-  }
+  const std::vector<std::string_view> raw = SplitLogLines(text);
+  for (size_t k = 0; k < raw.size(); ++k) decoded_.push_back(lines_.Decode(raw[k], long(k + 1)));
 
   TraceLog log;
-  for (size_t i = 0; i < lines_.size();) {
-    const Line& l = lines_[i++];
-    if (l.kind == "CONSTANT") {
-      std::string name = String(l, "NAME");
-      const Line& m = Expect(i++, "MEMORY", name, l.number);
-      log.instrs.push_back(TraceInstr::Constant(name, Number(m, "MEMORY")));
-    } else if (l.kind == "CALL") {
-      std::vector<TraceResult> results;
-      std::string name = String(l, "NAME");
-      std::vector<std::string> args = Names(l, "ARGS");
-      Int time = Number(l, "TIME");
-      for (const auto& r : Names(l, "RESULT")) {
-        const Line& m = Expect(i++, "MEMORY", r, l.number);
-        const Line& a = Expect(i++, "ALIAS", r, l.number);
-        Int alias = Number(a, "ALIAS");
-        if (alias < -1 || alias >= Int(args.size()))
-          Fail(a.number, "ALIAS must be -1 or an index into the CALL's arguments");
-        results.push_back({r, Number(m, "MEMORY"), static_cast<int32_t>(alias)});
+  for (size_t i = 0; i < decoded_.size();) {
+    const LogLine& l = decoded_[i++];
+    switch (l.kind) {
+      case LineKind::kConstant: {
+        std::string name = lines_.String(l, "NAME");
+        const LogLine& m = Expect(i++, LineKind::kMemory, name, l.line);
+        log.instrs.push_back(TraceInstr::Constant(name, lines_.Integer(m, "MEMORY")));
+        break;
       }
-      log.instrs.push_back(TraceInstr::Call(std::move(name), std::move(args), std::move(results), time));
-    } else if (l.kind == "MUTATE") {
-      std::vector<std::string> args = Names(l, "ARGS");
-      std::vector<int32_t> mutate;
-      const json& mv = Field(l, "MUTATE");
-      if (!mv.is_array()) Fail(l.number, "field \"MUTATE\" must be a list of argument indices");
-      for (const json& e : mv) {
-        if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= int64_t(args.size()))
-          Fail(l.number, "MUTATE index out of range of the arguments");
-        mutate.push_back(static_cast<int32_t>(e.get<int64_t>()));
+      case LineKind::kCall: {
+        std::vector<TraceResult> results;
+        std::string name = lines_.String(l, "NAME");
+        std::vector<std::string> args = lines_.Names(l, "ARGS");
+        Int time = lines_.Integer(l, "TIME");
+        for (const auto& r : lines_.Names(l, "RESULT")) {
+          const LogLine& m = Expect(i++, LineKind::kMemory, r, l.line);
+          const LogLine& a = Expect(i++, LineKind::kAlias, r, l.line);
+          Int alias = lines_.Integer(a, "ALIAS", true);
+          if (alias >= Int(args.size()))
+            lines_.Fail(a.line, "ALIAS must be -1 or an index into the CALL's arguments");
+          results.push_back({r, lines_.Integer(m, "MEMORY"), static_cast<int32_t>(alias)});
+        }
+        log.instrs.push_back(TraceInstr::Call(std::move(name), std::move(args), std::move(results), time));
+        break;
       }
-      log.instrs.push_back(TraceInstr::Mutate(String(l, "NAME"), std::move(args), std::move(mutate),
-                                              Number(l, "TIME")));
-    } else if (l.kind == "COPY") {
-      log.instrs.push_back(TraceInstr::Copy(String(l, "DST"), String(l, "SRC")));
-    } else if (l.kind == "COPY_FROM") {
-      log.instrs.push_back(TraceInstr::CopyFrom(String(l, "DST"), String(l, "SRC")));
-    } else if (l.kind == "RELEASE") {
-      log.instrs.push_back(TraceInstr::Release(String(l, "NAME")));
-    } else if (l.kind == "ANNOTATE") {
-      log.instrs.push_back(TraceInstr::Annotate(String(l, "ANNOTATION")));
-    } else if (l.kind == "MEMORY" || l.kind == "ALIAS") {
-      Fail(l.number, l.kind + " line outside a CONSTANT or CALL");
-    } else {
-      Fail(l.number, "unknown instruction \"" + l.kind + "\"");
+      case LineKind::kMutate: {
+        std::vector<std::string> args = lines_.Names(l, "ARGS");
+        std::vector<int32_t> mutate;
+        for (size_t m : lines_.MutateIndices(l, args.size())) mutate.push_back(static_cast<int32_t>(m));
+        log.instrs.push_back(TraceInstr::Mutate(lines_.String(l, "NAME"), std::move(args),
+                                                std::move(mutate), lines_.Integer(l, "TIME")));
+        break;
+      }
+      case LineKind::kCopy:
+        log.instrs.push_back(TraceInstr::Copy(lines_.String(l, "DST"), lines_.String(l, "SRC")));
+        break;
+      case LineKind::kCopyFrom:
+        log.instrs.push_back(TraceInstr::CopyFrom(lines_.String(l, "DST"), lines_.String(l, "SRC")));
+        break;
+      case LineKind::kRelease:
+        log.instrs.push_back(TraceInstr::Release(lines_.String(l, "NAME")));
+        break;
+      case LineKind::kAnnotate:
+        log.instrs.push_back(TraceInstr::Annotate(lines_.String(l, "ANNOTATION")));
+        break;
+      case LineKind::kMemory:
+      case LineKind::kAlias:
+        lines_.Fail(l.line, std::string(LineKindName(l.kind)) + " line outside a CONSTANT or CALL");
     }
   }
   return log;

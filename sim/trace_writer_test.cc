@@ -137,6 +137,38 @@ TEST(TraceWriter, ReaderErrorsNameFileAndLine) {
             "bad.log:1: field \"TIME\" is not an integer: \"x\"");
 }
 
+// A bad line or field gets the same message from ReadTraceLog as from
+// ParseTrace: both read lines with LogLineReader (sim/log_line.h).
+TEST(TraceWriter, ReaderErrorsAreParseTracesErrors) {
+  const std::string start = "{\"ANNOTATION\":\"START\",\"INSTRUCTION\":\"ANNOTATE\"}\n";
+  const char* const bad_lines[] = {
+      "{\"INSTRUCTION\":\n",
+      "[1,2]\n",
+      "{\"NAME\":\"a\"}\n",
+      "{\"INSTRUCTION\":7}\n",
+      "{\"INSTRUCTION\":\"FOO\"}\n",
+      "{\"INSTRUCTION\":\"RELEASE\"}\n",
+      "{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"c\"}\n"
+      "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"-4\",\"NAME\":\"c\"}\n",
+      "{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"c\"}\n"
+      "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"99999999999999999999\",\"NAME\":\"c\"}\n",
+      "{\"ARGS\":\"x\",\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}\n",
+      "{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":[]}\n",
+      "{\"ARGS\":[],\"INSTRUCTION\":\"MUTATE\",\"MUTATE\":[0],\"NAME\":\"f_\",\"TIME\":\"1\"}\n",
+  };
+  for (const char* bad : bad_lines) {
+    const std::string text = start + bad;
+    std::string parse_error;
+    try {
+      ParseTrace(text, "bad.log");
+    } catch (const TraceError& e) {
+      parse_error = e.what();
+    }
+    EXPECT_NE(parse_error, "") << bad;
+    EXPECT_EQ(ErrorOf(text.c_str()), parse_error) << bad;
+  }
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

@@ -18,8 +18,8 @@ TraceError::TraceError(const std::string& file, long line, const std::string& me
 
 namespace {
 
-// Two JSON readers decode the log's lines. The reference reader,
-// nlohmann::json, decodes every line before any is interpreted (as simrd
+// Two JSON readers decode the log's lines. The reference reader
+// (LogLineReader, sim/log_line.h: nlohmann::json) decodes every line before any is interpreted (as simrd
 // does), and its reading gives every error message. The fast reader,
 // simdjson, is about fifteen times faster on the public traces; it decodes a
 // line when the parser reaches it and gives up on the first thing it does not

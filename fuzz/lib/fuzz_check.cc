@@ -49,6 +49,10 @@ FuzzCheckOptions FuzzCheckOptionsFromEnv() {
   FuzzCheckOptions o;
   o.cliff_factor = EnvDouble("DTRCHECK_FUZZ_CLIFF_FACTOR", o.cliff_factor, 1.0, 1e300, false);
   o.cliff_gap = EnvDouble("DTRCHECK_FUZZ_CLIFF_GAP", o.cliff_gap, 0.0, 1.0, true);
+  double every = EnvDouble("DTRCHECK_FUZZ_CHECK_REGIONS_EVERY", o.check_regions_every, 0.0, 1e6, false);
+  if (every != static_cast<int>(every))
+    throw std::invalid_argument("DTRCHECK_FUZZ_CHECK_REGIONS_EVERY: not a whole number");
+  o.check_regions_every = static_cast<int>(every);
   return o;
 }
 
@@ -67,11 +71,10 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
   // Through the log text, as every other input reaches the simulator.
   Graph graph = ParseTrace(TraceLogText(FuzzCaseTrace(c)), "fuzz-case");
   out.baseline = RunBaseline(graph, c.config.baseline_runtime);
-  // Every region update is checked against simrd's walk: a difference is a
-  // dtrcheck bug, thrown as std::logic_error, which the fuzzer reports as a crash.
-  RunConfig checked = c.config;
-  checked.region_rebuilds = RegionRebuilds::kUpdateChecked;
-  out.points = RunSweep(graph, checked, out.baseline, RatioBudgets(c.Ratios())).points;
+  RunConfig config = c.config;
+  if (options.check_regions_every > 0 && c.trace.seed % options.check_regions_every == 0)
+    config.region_rebuilds = RegionRebuilds::kUpdateChecked;
+  out.points = RunSweep(graph, config, out.baseline, RatioBudgets(c.Ratios())).points;
 
   for (const SweepPoint& p : out.points) {
     if (p.status() != Status::kError) continue;

@@ -29,11 +29,17 @@ namespace dtrcheck {
 struct FuzzCheckOptions {
   double cliff_factor = 2.0;  // $DTRCHECK_FUZZ_CLIFF_FACTOR
   double cliff_gap = 0.01;    // $DTRCHECK_FUZZ_CLIFF_GAP, a fraction of the baseline peak
+  // The sweeps of one case in this many (those whose generator seed it
+  // divides; 0: none) check every region update against simrd's walk
+  // (RegionRebuilds::kUpdateChecked); a difference, a dtrcheck bug, is thrown
+  // as std::logic_error, which the fuzzer reports as a crash. Checking costs
+  // about as much as the sweep itself.  $DTRCHECK_FUZZ_CHECK_REGIONS_EVERY
+  int check_regions_every = 4;
 };
 
 // The defaults, overridden by the environment variables above. Throws
 // std::invalid_argument for a value that is not a number in range
-// (factor >= 1, 0 < gap <= 1).
+// (factor >= 1, 0 < gap <= 1, every >= 0).
 FuzzCheckOptions FuzzCheckOptionsFromEnv();
 
 struct FuzzFinding {

@@ -74,6 +74,8 @@ void RunBriefly(const Graph& graph, uint64_t h) {
   config.runtime = pair.runtime;
   config.heuristic = pair.heuristic;
   config.overhead_limit = 4.0;
+  // Region updates checked against simrd's walk (a difference throws).
+  config.region_rebuilds = RegionRebuilds::kUpdateChecked;
   for (double ratio : {0.5, 0.9}) {
     config.ratio = ratio;
     WorkCap cap;

@@ -123,6 +123,12 @@ Int LogLineReader::Integer(const LogLine& l, const char* key, bool allow_minus_o
   return *value;
 }
 
+int32_t LogLineReader::AliasIndex(const LogLine& l, size_t n_args) const {
+  Int a = Integer(l, "ALIAS", /*allow_minus_one=*/true);
+  if (a >= Int(n_args)) Fail(l.line, "ALIAS index out of range of the arguments");
+  return static_cast<int32_t>(a);
+}
+
 std::vector<size_t> LogLineReader::MutateIndices(const LogLine& l, size_t n_args) const {
   const json& mv = Field(l, "MUTATE");
   if (!mv.is_array()) Fail(l.line, "field \"MUTATE\" must be a list of argument indices");

@@ -56,6 +56,8 @@ class LogLineReader {
   // [0, 2^63) so that sums of them never leave 128 bits; allow_minus_one
   // admits -1 (ALIAS).
   Int Integer(const LogLine& l, const char* key, bool allow_minus_one = false) const;
+  // ALIAS: -1, or the index of the argument whose storage the result shares.
+  int32_t AliasIndex(const LogLine& l, size_t n_args) const;
   // MUTATE: indices into the op's n_args arguments.
   std::vector<size_t> MutateIndices(const LogLine& l, size_t n_args) const;
 

@@ -19,8 +19,9 @@ TraceError::TraceError(const std::string& file, long line, const std::string& me
 namespace {
 
 // Two JSON readers decode the log's lines. The reference reader
-// (LogLineReader, sim/log_line.h: nlohmann::json) decodes every line before any is interpreted (as simrd
-// does), and its reading gives every error message. The fast reader,
+// (LogLineReader, sim/log_line.h: nlohmann::json) decodes every line before
+// any is interpreted (as simrd does), and its reading gives every error
+// message. The fast reader,
 // simdjson, is about fifteen times faster on the public traces; it decodes a
 // line when the parser reaches it and gives up on the first thing it does not
 // accept, and on any error at all, whereupon the log is parsed again by the
@@ -76,7 +77,8 @@ class Parser {
     }
     return reference_.Names(in, key);
   }
-  // MUTATE: indices into the op's n_args arguments.
+  // As LogLineReader::AliasIndex and MutateIndices.
+  int32_t AliasField(const Instr& in, size_t n_args) const;
   std::vector<size_t> MutateField(const Instr& in, size_t n_args) const;
   // As LogLineReader::Integer.
   Int IntField(const Instr& in, const char* key, bool allow_minus_one = false) const;
@@ -166,6 +168,13 @@ const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
   if (!kind) Fail(in.line, "");
   in.kind = *kind;
   return in;
+}
+
+int32_t Parser::AliasField(const Instr& in, size_t n_args) const {
+  if (!fast_) return reference_.AliasIndex(in, n_args);
+  Int a = IntField(in, "ALIAS", /*allow_minus_one=*/true);
+  if (a >= Int(n_args)) Fail(in.line, "");
+  return static_cast<int32_t>(a);
 }
 
 std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
@@ -296,10 +305,9 @@ Graph Parser::Run(std::string_view text) {
             const Instr& al = pop(l, "ALIAS");
             if (al.kind != LineKind::kAlias || StringField(al, "NAME") != r)
               Fail(al.line, "expected the ALIAS line of \"" + r + "\"");
-            Int a = IntField(al, "ALIAS", /*allow_minus_one=*/true);
-            if (a >= Int(args.size())) Fail(al.line, "ALIAS index out of range of the arguments");
+            int32_t a = AliasField(al, args.size());
             Int mem = IntField(m, "MEMORY");
-            alias.push_back(static_cast<int32_t>(a));
+            alias.push_back(a);
             sizes.push_back(a != -1 ? Int(0) : mem);
           }
           for (const auto& r : results)

@@ -130,10 +130,8 @@ TraceLog Reader::Run(std::string_view text) {
         for (const auto& r : lines_.Names(l, "RESULT")) {
           const LogLine& m = Expect(i++, LineKind::kMemory, r, l.line);
           const LogLine& a = Expect(i++, LineKind::kAlias, r, l.line);
-          Int alias = lines_.Integer(a, "ALIAS", true);
-          if (alias >= Int(args.size()))
-            lines_.Fail(a.line, "ALIAS must be -1 or an index into the CALL's arguments");
-          results.push_back({r, lines_.Integer(m, "MEMORY"), static_cast<int32_t>(alias)});
+          int32_t alias = lines_.AliasIndex(a, args.size());
+          results.push_back({r, lines_.Integer(m, "MEMORY"), alias});
         }
         log.instrs.push_back(TraceInstr::Call(std::move(name), std::move(args), std::move(results), time));
         break;

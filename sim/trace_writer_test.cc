@@ -155,6 +155,9 @@ TEST(TraceWriter, ReaderErrorsAreParseTracesErrors) {
       "{\"ARGS\":\"x\",\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}\n",
       "{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":[]}\n",
       "{\"ARGS\":[],\"INSTRUCTION\":\"MUTATE\",\"MUTATE\":[0],\"NAME\":\"f_\",\"TIME\":\"1\"}\n",
+      "{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}\n"
+      "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"8\",\"NAME\":\"a\"}\n"
+      "{\"ALIAS\":\"0\",\"INSTRUCTION\":\"ALIAS\",\"NAME\":\"a\"}\n",
   };
   for (const char* bad : bad_lines) {
     const std::string text = start + bad;

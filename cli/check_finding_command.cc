@@ -25,8 +25,10 @@ int RunCheck(const CheckArgs& args) {
     ArchivedFinding f = ReadArchivedFinding(path);
     ArchiveReplay r = args.simrd ? ReplayInSimrd(f) : ReplayInDtrcheck(f);
     std::cout << DescribeReplay(f, r, args.simrd ? "simrd" : "dtrcheck") << "\n";
-    if (!r.available) ++skipped;
-    else if (!r.holds) ++failed;
+    if (!r.available)
+      ++skipped;
+    else if (!r.holds)
+      ++failed;
   }
   if (failed) return 1;
   return skipped ? kExitSkipped : 0;
@@ -35,10 +37,12 @@ int RunCheck(const CheckArgs& args) {
 }  // namespace
 
 Action AddCheckFindingCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("check-finding", "replay archived counterexamples: does each still show its pathology?");
+  auto* cmd = app.add_subcommand(
+      "check-finding", "replay archived counterexamples: does each still show its pathology?");
   auto args = std::make_shared<CheckArgs>();
   cmd->add_option("MANIFEST", args->manifests, "corpus/<kind>/<id>/manifest.json")->required();
-  cmd->add_flag("--simrd", args->simrd, "replay in simrd instead (exit 77 when simrd is not installed)");
+  cmd->add_flag("--simrd", args->simrd,
+                "replay in simrd instead (exit 77 when simrd is not installed)");
   return {cmd, [args]() { return RunCheck(*args); }};
 }
 

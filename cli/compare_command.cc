@@ -49,17 +49,21 @@ Json ProfileJson(const EvictionProfile& p, const Graph& g) {
   j["collateral_remats"] = p.collateral_remats;
   Json top = Json::array();
   for (const auto& r : p.most_evicted)
-    top.push_back({{"root_id", r.root_id}, {"name", g.tensors[r.root_id].name}, {"size", IntJson(r.size)},
+    top.push_back({{"root_id", r.root_id},
+                   {"name", g.tensors[r.root_id].name},
+                   {"size", IntJson(r.size)},
                    {"evict_count", r.evict_count}});
   j["most_evicted"] = top;
   return j;
 }
 
 std::string Label(const RunRecord& r) {
-  return r.config.ratio ? "ratio " + ShortestDouble(*r.config.ratio) : "budget " + IntToString(r.budget);
+  return r.config.ratio ? "ratio " + ShortestDouble(*r.config.ratio)
+                        : "budget " + IntToString(r.budget);
 }
 
-void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison& c, const Graph& g) {
+void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison& c,
+               const Graph& g) {
   const size_t w1 = 26, w2 = 22;
   auto row = [&](const std::string& name, const std::string& x, const std::string& y) {
     std::cout << Pad(name, w1) << Pad(x, w2) << y << "\n";
@@ -70,7 +74,8 @@ void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison&
   row("overhead", Fixed(a.Overhead(), 3) + "x", Fixed(b.Overhead(), 3) + "x");
   row("evictions", GroupedInt(c.a.evictions), GroupedInt(c.b.evictions));
   row("distinct evicted", GroupedInt(c.a.distinct_evicted), GroupedInt(c.b.distinct_evicted));
-  row("evictions per storage", Fixed(c.a.evictions_per_storage, 2), Fixed(c.b.evictions_per_storage, 2));
+  row("evictions per storage", Fixed(c.a.evictions_per_storage, 2),
+      Fixed(c.b.evictions_per_storage, 2));
   row("direct remats", GroupedInt(c.a.direct_remats), GroupedInt(c.b.direct_remats));
   row("collateral remats", GroupedInt(c.a.collateral_remats), GroupedInt(c.b.collateral_remats));
   std::cout << "evicted sets: Jaccard " << Fixed(c.jaccard, 3) << " (" << GroupedInt(c.common)
@@ -80,8 +85,8 @@ void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison&
   for (const auto& r : b.storage_stats) count_b[r.root_id] = r.evict_count;
   auto top = [&](const char* which, const RunRecord& r, const EvictionProfile& p) {
     std::cout << "most re-evicted in " << which << " (" << Label(r) << "):\n"
-              << "  " << Pad("root id", 9) << Pad("name", 12) << Pad("size", 16) << Pad("evictions A", 13)
-              << "evictions B\n";
+              << "  " << Pad("root id", 9) << Pad("name", 12) << Pad("size", 16)
+              << Pad("evictions A", 13) << "evictions B\n";
     for (const auto& s : p.most_evicted)
       std::cout << "  " << Pad(std::to_string(s.root_id), 9) << Pad(g.tensors[s.root_id].name, 12)
                 << Pad(GroupedInt(s.size), 16) << Pad(std::to_string(count_a[s.root_id]), 13)
@@ -95,7 +100,8 @@ int RunCompare(CompareOptions& o) {
   FinishSimulationOptions(&o.sim);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "compare takes two --at budgets instead");
-  if (o.at.size() != 2) throw CLI::ValidationError("--at", "give exactly two budgets: --at A --at B");
+  if (o.at.size() != 2)
+    throw CLI::ValidationError("--at", "give exactly two budgets: --at A --at B");
   std::vector<BudgetSpec> budgets = {ParseAt(o.at[0], o.bytes), ParseAt(o.at[1], o.bytes)};
   o.sim.config.stats = true;
   Graph graph = ParseTraceFile(o.sim.trace, o.sim.parse);
@@ -129,11 +135,13 @@ int RunCompare(CompareOptions& o) {
 }  // namespace
 
 Action AddCompareCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("compare", "compare how two budgets evict (e.g. across a regime cliff)");
+  auto* cmd =
+      app.add_subcommand("compare", "compare how two budgets evict (e.g. across a regime cliff)");
   auto o = std::make_shared<CompareOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   RemoveBudgetOptions(cmd);
-  cmd->add_option("--at", o->at, "a budget: a ratio of the baseline peak (bytes with --bytes); give two")
+  cmd->add_option("--at", o->at,
+                  "a budget: a ratio of the baseline peak (bytes with --bytes); give two")
       ->required()
       ->take_all();
   cmd->add_flag("--bytes", o->bytes, "--at values are budgets in bytes");

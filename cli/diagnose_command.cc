@@ -11,7 +11,8 @@
 namespace dtrcheck {
 
 Action AddDiagnoseCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("diagnose", "run one configuration and explain an out-of-memory failure");
+  auto* cmd =
+      app.add_subcommand("diagnose", "run one configuration and explain an out-of-memory failure");
   auto opts = std::make_shared<SimulationOptions>();
   auto json = std::make_shared<bool>(false);
   AddSimulationOptions(cmd, opts.get());

@@ -47,13 +47,15 @@ int RunDecode(const DecodeArgs& args) {
   j["artifact"] = args.artifact;
   j["bytes"] = bytes.size();
   j["case"] = FuzzCaseToJson(c);
-  j["trace"] = {{"path", args.out}, {"instructions", log.instrs.size()}, {"operators", log.NumOperators()}};
+  j["trace"] = {
+      {"path", args.out}, {"instructions", log.instrs.size()}, {"operators", log.NumOperators()}};
   j["options"] = {{"cliff_factor", options.cliff_factor}, {"cliff_gap", options.cliff_gap}};
   if (!args.json) {
-    std::cout << "fuzz case " << args.artifact << " (" << bytes.size() << " bytes, " << kFuzzCaseBytes
-              << " used)\n"
-              << DescribeFuzzCase(c) << "operators: " << log.NumOperators() << " (" << log.instrs.size()
-              << " instructions)" << (args.out.empty() ? "" : ", written to " + args.out) << "\n";
+    std::cout << "fuzz case " << args.artifact << " (" << bytes.size() << " bytes, "
+              << kFuzzCaseBytes << " used)\n"
+              << DescribeFuzzCase(c) << "operators: " << log.NumOperators() << " ("
+              << log.instrs.size() << " instructions)"
+              << (args.out.empty() ? "" : ", written to " + args.out) << "\n";
   }
   if (!args.check) {
     if (args.json) std::cout << j.dump(2) << "\n";
@@ -61,11 +63,14 @@ int RunDecode(const DecodeArgs& args) {
   }
 
   FuzzCheck check = CheckFuzzCase(c, options);
-  j["baseline"] = {{"peak", IntJson(check.baseline.peak)}, {"compute", IntJson(check.baseline.compute)}};
+  j["baseline"] = {{"peak", IntJson(check.baseline.peak)},
+                   {"compute", IntJson(check.baseline.compute)}};
   Json points = Json::array();
   for (const auto& p : check.points)
-    points.push_back({{"ratio", *p.record.config.ratio}, {"budget", IntJson(p.budget())},
-                      {"status", StatusName(p.status())}, {"overhead", p.overhead()}});
+    points.push_back({{"ratio", *p.record.config.ratio},
+                      {"budget", IntJson(p.budget())},
+                      {"status", StatusName(p.status())},
+                      {"overhead", p.overhead()}});
   j["points"] = points;
   Json findings = Json::array();
   for (const auto& f : check.findings) findings.push_back(FuzzFindingToJson(f));
@@ -75,20 +80,21 @@ int RunDecode(const DecodeArgs& args) {
     return 0;
   }
   std::cout << "sweep:     " << check.points.size() << " budgets, baseline peak "
-            << GroupedInt(check.baseline.peak) << " bytes, compute " << GroupedInt(check.baseline.compute)
-            << " (cliffs: factor " << ShortestDouble(options.cliff_factor) << " within "
+            << GroupedInt(check.baseline.peak) << " bytes, compute "
+            << GroupedInt(check.baseline.compute) << " (cliffs: factor "
+            << ShortestDouble(options.cliff_factor) << " within "
             << ShortestDouble(options.cliff_gap) << " of peak)\n";
   for (const auto& p : check.points) {
-    std::cout << "  " << ShortestDouble(*p.record.config.ratio) << "\t" << IntToString(p.budget()) << "\t"
-              << StatusName(p.status());
+    std::cout << "  " << ShortestDouble(*p.record.config.ratio) << "\t" << IntToString(p.budget())
+              << "\t" << StatusName(p.status());
     if (p.status() == Status::kOk) std::cout << "\t" << Fixed(p.overhead(), 3) << "x";
     std::cout << "\n";
   }
   if (check.findings.empty()) std::cout << "no findings\n";
   for (size_t i = 0; i < check.findings.size(); ++i) {
     const FuzzFinding& f = check.findings[i];
-    std::cout << "finding " << i + 1 << ": " << f.Describe() << "\n  signature " << f.signature << " (id "
-              << SignatureId(f.signature) << ")\n";
+    std::cout << "finding " << i + 1 << ": " << f.Describe() << "\n  signature " << f.signature
+              << " (id " << SignatureId(f.signature) << ")\n";
     if (f.spec)
       std::cout << "  dtrcheck reduce " << (args.out.empty() ? "TRACE" : args.out)
                 << ShellWords(ReduceArguments(f)) << " -o reduced.log\n";
@@ -99,15 +105,19 @@ int RunDecode(const DecodeArgs& args) {
 }  // namespace
 
 Action AddFuzzDecodeCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("fuzz-decode", "decode a pathology_fuzzer input: its trace, sweep and findings");
+  auto* cmd = app.add_subcommand("fuzz-decode",
+                                 "decode a pathology_fuzzer input: its trace, sweep and findings");
   auto args = std::make_shared<DecodeArgs>();
-  cmd->add_option("ARTIFACT", args->artifact, "a fuzzer input (crash artifact, corpus file, claim)")->required();
+  cmd->add_option("ARTIFACT", args->artifact, "a fuzzer input (crash artifact, corpus file, claim)")
+      ->required();
   cmd->add_option("-o,--output", args->out, "write the decoded trace to this log");
   cmd->add_flag("--json", args->json, "print one JSON object (the case, the sweep, the findings)");
   cmd->add_flag("!--no-check", args->check, "only decode: no sweep, no findings");
-  cmd->add_option("--cliff-factor", args->cliff_factor, "as $DTRCHECK_FUZZ_CLIFF_FACTOR (default 2)")
+  cmd->add_option("--cliff-factor", args->cliff_factor,
+                  "as $DTRCHECK_FUZZ_CLIFF_FACTOR (default 2)")
       ->check(CLI::Range(1.0, 1e300));
-  cmd->add_option("--cliff-gap", args->cliff_gap, "as $DTRCHECK_FUZZ_CLIFF_GAP, a fraction of peak (default 0.01)")
+  cmd->add_option("--cliff-gap", args->cliff_gap,
+                  "as $DTRCHECK_FUZZ_CLIFF_GAP, a fraction of peak (default 0.01)")
       ->check(CLI::Range(1e-12, 1.0));
   return {cmd, [args]() { return RunDecode(*args); }};
 }

@@ -8,7 +8,8 @@
 namespace dtrcheck {
 
 Action AddGenCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("gen", "write a synthetic training-step trace shaped like a real model");
+  auto* cmd =
+      app.add_subcommand("gen", "write a synthetic training-step trace shaped like a real model");
   auto params = std::make_shared<GeneratorParams>();
   auto out = std::make_shared<std::string>();
   std::string shapes;
@@ -16,13 +17,15 @@ Action AddGenCommand(CLI::App& app) {
   cmd->add_option("--shape", params->shape, "model shape:" + shapes)
       ->required()
       ->check(CLI::IsMember(GeneratorShapes()));
-  cmd->add_option("--seed", params->seed, "random seed (same seed, same trace)")->capture_default_str();
+  cmd->add_option("--seed", params->seed, "random seed (same seed, same trace)")
+      ->capture_default_str();
   cmd->add_option("--layers", params->layers,
                   "depth: layers, residual blocks, U-Net levels, LSTM steps, tree depth, DAG ops")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
   cmd->add_option("--width", params->width,
-                  "breadth: ops per layer, convs per block or level, stacked LSTM cells, tree arity, DAG fan-in")
+                  "breadth: ops per layer, convs per block or level, stacked LSTM cells, tree "
+                  "arity, DAG fan-in")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));
   cmd->add_option("--base-bytes", params->base_bytes, "typical activation size in bytes")
@@ -30,15 +33,15 @@ Action AddGenCommand(CLI::App& app) {
       ->check(CLI::Range(int64_t(4), int64_t(1) << 40));
   cmd->add_option("-o,--output", *out, "the log to write ('-' for standard output)")->required();
   return {cmd, [params, out]() -> int {
-    TraceLog log = GenerateTrace(*params);  // std::invalid_argument: exit 2
-    if (*out == "-") {
-      WriteTraceLog(log, std::cout);
-      std::cout.flush();
-      return std::cout ? 0 : 1;
-    }
-    WriteTraceLogFile(log, *out);
-    return 0;
-  }};
+            TraceLog log = GenerateTrace(*params);  // std::invalid_argument: exit 2
+            if (*out == "-") {
+              WriteTraceLog(log, std::cout);
+              std::cout.flush();
+              return std::cout ? 0 : 1;
+            }
+            WriteTraceLogFile(log, *out);
+            return 0;
+          }};
 }
 
 }  // namespace dtrcheck

@@ -6,11 +6,14 @@
 namespace dtrcheck {
 
 void AddGridOptions(CLI::App* cmd, GridOptions* o) {
-  cmd->add_option("--from", o->from, "first budget: a ratio of the baseline peak (bytes with --bytes)");
+  cmd->add_option("--from", o->from,
+                  "first budget: a ratio of the baseline peak (bytes with --bytes)");
   cmd->add_option("--to", o->to, "last budget, inclusive when on the grid");
-  cmd->add_option("--step", o->step, "grid step; ratio points are the exact decimals from + i*step");
+  cmd->add_option("--step", o->step,
+                  "grid step; ratio points are the exact decimals from + i*step");
   cmd->add_flag("--bytes", o->bytes, "--from/--to/--step are budgets in bytes, not ratios");
-  cmd->add_option("--jobs,-j", o->jobs, "worker threads (0: one per hardware thread); output does not depend on it")
+  cmd->add_option("--jobs,-j", o->jobs,
+                  "worker threads (0: one per hardware thread); output does not depend on it")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
 }
@@ -25,7 +28,8 @@ std::vector<BudgetSpec> GridBudgets(const GridOptions& o) {
       if (!v) throw CLI::ValidationError(name, "expected a number of bytes, got \"" + text + "\"");
       return *v;
     };
-    return ByteBudgets(ByteGrid(parse(o.from, "--from"), parse(o.to, "--to"), parse(o.step, "--step")));
+    return ByteBudgets(
+        ByteGrid(parse(o.from, "--from"), parse(o.to, "--to"), parse(o.step, "--step")));
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError("--from/--to/--step", e.what());
   }

@@ -15,20 +15,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // Each subcommand lives in cli/<name>_command.cc.
   std::vector<dtrcheck::Action> actions = {
-      dtrcheck::AddRunCommand(app),
-      dtrcheck::AddReplayCommand(app),
-      dtrcheck::AddDiffCommand(app),
-      dtrcheck::AddTracePathCommand(app),
-      dtrcheck::AddTracesCommand(app),
-      dtrcheck::AddSweepCommand(app),
-      dtrcheck::AddGenCommand(app),
-      dtrcheck::AddReduceCommand(app),
-      dtrcheck::AddDiagnoseCommand(app),
-      dtrcheck::AddCompareCommand(app),
-      dtrcheck::AddScanCommand(app),
-      dtrcheck::AddReproduceCommand(app),
-      dtrcheck::AddFuzzDecodeCommand(app),
-      dtrcheck::AddCheckFindingCommand(app),
+      dtrcheck::AddRunCommand(app),        dtrcheck::AddReplayCommand(app),
+      dtrcheck::AddDiffCommand(app),       dtrcheck::AddTracePathCommand(app),
+      dtrcheck::AddTracesCommand(app),     dtrcheck::AddSweepCommand(app),
+      dtrcheck::AddGenCommand(app),        dtrcheck::AddReduceCommand(app),
+      dtrcheck::AddDiagnoseCommand(app),   dtrcheck::AddCompareCommand(app),
+      dtrcheck::AddScanCommand(app),       dtrcheck::AddReproduceCommand(app),
+      dtrcheck::AddFuzzDecodeCommand(app), dtrcheck::AddCheckFindingCommand(app),
   };
   try {
     app.parse(argc, argv);
@@ -51,7 +44,8 @@ int main(int argc, char** argv) {
   } catch (const dtrcheck::SimrdAssertion& e) {
     // Outside a recorded run (e.g. in the unbounded baseline run): the trace
     // is one that simrd itself cannot replay.
-    std::cerr << "dtrcheck: simrd cannot replay this trace (its assertion fails: " << e.what() << ")\n";
+    std::cerr << "dtrcheck: simrd cannot replay this trace (its assertion fails: " << e.what()
+              << ")\n";
     return dtrcheck::kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "dtrcheck: internal error: " << e.what() << "\n";

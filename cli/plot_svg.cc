@@ -18,11 +18,20 @@ std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -65,8 +74,9 @@ struct Frame {
 }  // namespace
 
 const std::string& SeriesColor(size_t i) {
-  static const std::vector<std::string> colors = {"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
-                                                  "#17becf", "#7f7f7f", "#bcbd22", "#000000", "#393b79"};
+  static const std::vector<std::string> colors = {"#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
+                                                  "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+                                                  "#000000", "#393b79"};
   return colors[i % colors.size()];
 }
 
@@ -116,31 +126,40 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
   size_t longest = 0;
   for (const auto& s : plot.series) longest = std::max(longest, s.label.size());
   for (const auto& [l, c] : band_legend) longest = std::max(longest, l.size());
-  for (const auto& m : plot.markers) longest = std::max(longest, std::max<size_t>(m.kind.size(), 7));
+  for (const auto& m : plot.markers)
+    longest = std::max(longest, std::max<size_t>(m.kind.size(), 7));
   size_t strip_label = 0;
   for (const auto& st : plot.strips) strip_label = std::max(strip_label, st.label.size());
   const double legend_w = longest ? 40 + 7.0 * longest : 0;
   const double strip_h = 13;
   const double left = std::max(75.0, 12 + 6.5 * strip_label);
-  Frame f{left, 48, width - left - 25 - legend_w,
+  Frame f{left,
+          48,
+          width - left - 25 - legend_w,
           height - 48 - 62 - strip_h * plot.strips.size() - (plot.strips.empty() ? 0 : 8),
-          xmin, xmax, ymin, ymax};
+          xmin,
+          xmax,
+          ymin,
+          ymax};
 
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-    << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
+    << "\" viewBox=\"0 0 " << width << " " << height
+    << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<defs><clipPath id=\"area\"><rect x=\"" << Num(f.left) << "\" y=\"" << Num(f.top) << "\" width=\""
-    << Num(f.width) << "\" height=\"" << Num(f.height) << "\"/></clipPath></defs>\n";
-  o << "<text x=\"" << Num(f.left + f.width / 2) << "\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">"
-    << Escape(plot.title) << "</text>\n";
+  o << "<defs><clipPath id=\"area\"><rect x=\"" << Num(f.left) << "\" y=\"" << Num(f.top)
+    << "\" width=\"" << Num(f.width) << "\" height=\"" << Num(f.height)
+    << "\"/></clipPath></defs>\n";
+  o << "<text x=\"" << Num(f.left + f.width / 2)
+    << "\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">" << Escape(plot.title) << "</text>\n";
 
   // Bands under everything else.
   o << "<g clip-path=\"url(#area)\">\n";
   for (const auto& b : plot.bands) {
     double a = f.X(b.x0), z = f.X(b.x1);
-    o << "<rect x=\"" << Num(a) << "\" y=\"" << Num(f.top) << "\" width=\"" << Num(std::max(z - a, 1.0))
-      << "\" height=\"" << Num(f.height) << "\" fill=\"" << b.color << "\" fill-opacity=\"0.22\"/>\n";
+    o << "<rect x=\"" << Num(a) << "\" y=\"" << Num(f.top) << "\" width=\""
+      << Num(std::max(z - a, 1.0)) << "\" height=\"" << Num(f.height) << "\" fill=\"" << b.color
+      << "\" fill-opacity=\"0.22\"/>\n";
   }
   o << "</g>\n";
 
@@ -151,8 +170,8 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
     double y = f.Y(v);
     o << "<line x1=\"" << Num(f.left) << "\" y1=\"" << Num(y) << "\" x2=\"" << Num(f.left + f.width)
       << "\" y2=\"" << Num(y) << "\" stroke=\"#e4e4e4\"/>\n";
-    o << "<text x=\"" << Num(f.left - 6) << "\" y=\"" << Num(y + 4) << "\" font-size=\"12\" text-anchor=\"end\">"
-      << Fixed(v, yt.decimals) << "</text>\n";
+    o << "<text x=\"" << Num(f.left - 6) << "\" y=\"" << Num(y + 4)
+      << "\" font-size=\"12\" text-anchor=\"end\">" << Fixed(v, yt.decimals) << "</text>\n";
   }
   for (double v : xt.values) {
     if (v < xmin || v > xmax) continue;
@@ -162,12 +181,13 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
     o << "<text x=\"" << Num(x) << "\" y=\"" << Num(f.top + f.height + 17)
       << "\" font-size=\"12\" text-anchor=\"middle\">" << Fixed(v, xt.decimals) << "</text>\n";
   }
-  o << "<rect x=\"" << Num(f.left) << "\" y=\"" << Num(f.top) << "\" width=\"" << Num(f.width) << "\" height=\""
-    << Num(f.height) << "\" fill=\"none\" stroke=\"#333\"/>\n";
+  o << "<rect x=\"" << Num(f.left) << "\" y=\"" << Num(f.top) << "\" width=\"" << Num(f.width)
+    << "\" height=\"" << Num(f.height) << "\" fill=\"none\" stroke=\"#333\"/>\n";
   o << "<text x=\"" << Num(f.left + f.width / 2) << "\" y=\"" << Num(f.top + f.height + 38)
     << "\" font-size=\"14\" text-anchor=\"middle\">" << Escape(plot.x_label) << "</text>\n";
   o << "<text transform=\"translate(20," << Num(f.top + f.height / 2)
-    << ") rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">" << Escape(plot.y_label) << "</text>\n";
+    << ") rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">" << Escape(plot.y_label)
+    << "</text>\n";
 
   // Series and markers.
   o << "<g clip-path=\"url(#area)\">\n";
@@ -178,20 +198,23 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
     std::vector<double> xs;
     for (const auto& m : plot.markers) xs.push_back(f.X(m.x));
     std::sort(xs.begin(), xs.end());
-    for (size_t i = 1; i < xs.size(); ++i) labelled = labelled && xs[i] - xs[i - 1] >= kMinLabelGapPx;
+    for (size_t i = 1; i < xs.size(); ++i)
+      labelled = labelled && xs[i] - xs[i - 1] >= kMinLabelGapPx;
   }
   for (const auto& m : plot.markers) {
     double x = f.X(m.x);
     if (!labelled) {
-      o << "<path d=\"M" << Num(x - 4) << " " << Num(f.top) << " L" << Num(x + 4) << " " << Num(f.top) << " L" << Num(x)
-        << " " << Num(f.top + 8) << " Z\" fill=\"" << m.color << "\"/>\n";
+      o << "<path d=\"M" << Num(x - 4) << " " << Num(f.top) << " L" << Num(x + 4) << " "
+        << Num(f.top) << " L" << Num(x) << " " << Num(f.top + 8) << " Z\" fill=\"" << m.color
+        << "\"/>\n";
       continue;
     }
     o << "<line x1=\"" << Num(x) << "\" y1=\"" << Num(f.top) << "\" x2=\"" << Num(x) << "\" y2=\""
-      << Num(f.top + f.height) << "\" stroke=\"" << m.color << "\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
+      << Num(f.top + f.height) << "\" stroke=\"" << m.color
+      << "\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
     o << "<text transform=\"translate(" << Num(x - 4) << "," << Num(f.top + 6)
-      << ") rotate(-90)\" font-size=\"11\" text-anchor=\"end\" fill=\"" << m.color << "\">" << Escape(m.label)
-      << "</text>\n";
+      << ") rotate(-90)\" font-size=\"11\" text-anchor=\"end\" fill=\"" << m.color << "\">"
+      << Escape(m.label) << "</text>\n";
   }
   for (const auto& s : plot.series) {
     std::string path;
@@ -205,27 +228,29 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
       pen = true;
     }
     if (!path.empty())
-      o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"1.8\""
+      o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << s.color
+        << "\" stroke-width=\"1.8\""
         << (s.dash.empty() ? "" : " stroke-dasharray=\"" + s.dash + "\"") << "/>\n";
     if (s.points.size() <= 400)
       for (auto [x, y] : s.points)
         if (std::isfinite(y))
-          o << "<circle cx=\"" << Num(f.X(x)) << "\" cy=\"" << Num(f.Y(y)) << "\" r=\"2.4\" fill=\"" << s.color
-            << "\"/>\n";
+          o << "<circle cx=\"" << Num(f.X(x)) << "\" cy=\"" << Num(f.Y(y)) << "\" r=\"2.4\" fill=\""
+            << s.color << "\"/>\n";
   }
   o << "</g>\n";
 
   // Strips under the axis label.
   double sy = f.top + f.height + 50;
   for (const auto& st : plot.strips) {
-    o << "<text x=\"" << Num(f.left - 6) << "\" y=\"" << Num(sy + 10) << "\" font-size=\"10\" text-anchor=\"end\">"
-      << Escape(st.label) << "</text>\n";
+    o << "<text x=\"" << Num(f.left - 6) << "\" y=\"" << Num(sy + 10)
+      << "\" font-size=\"10\" text-anchor=\"end\">" << Escape(st.label) << "</text>\n";
     o << "<rect x=\"" << Num(f.left) << "\" y=\"" << Num(sy + 1) << "\" width=\"" << Num(f.width)
       << "\" height=\"" << Num(strip_h - 3) << "\" fill=\"#f3f3f3\"/>\n";
     for (const auto& b : st.bands) {
       double a = f.X(b.x0), z = f.X(b.x1);
-      o << "<rect x=\"" << Num(a) << "\" y=\"" << Num(sy + 1) << "\" width=\"" << Num(std::max(z - a, 1.0))
-        << "\" height=\"" << Num(strip_h - 3) << "\" fill=\"" << b.color << "\"/>\n";
+      o << "<rect x=\"" << Num(a) << "\" y=\"" << Num(sy + 1) << "\" width=\""
+        << Num(std::max(z - a, 1.0)) << "\" height=\"" << Num(strip_h - 3) << "\" fill=\""
+        << b.color << "\"/>\n";
     }
     sy += strip_h;
   }
@@ -233,33 +258,37 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
   // Legend.
   double lx = f.left + f.width + 15, ly = f.top + 8;
   for (const auto& s : plot.series) {
-    o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22) << "\" y2=\"" << Num(ly)
-      << "\" stroke=\"" << s.color << "\" stroke-width=\"2.5\""
+    o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22)
+      << "\" y2=\"" << Num(ly) << "\" stroke=\"" << s.color << "\" stroke-width=\"2.5\""
       << (s.dash.empty() ? "" : " stroke-dasharray=\"" + s.dash + "\"") << "/>\n";
-    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">" << Escape(s.label)
-      << "</text>\n";
+    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">"
+      << Escape(s.label) << "</text>\n";
     ly += 18;
   }
   for (const auto& [label, color] : band_legend) {
-    o << "<rect x=\"" << Num(lx) << "\" y=\"" << Num(ly - 6) << "\" width=\"22\" height=\"12\" fill=\"" << color
-      << "\" fill-opacity=\"" << (plot.bands.empty() ? "1" : "0.35") << "\"/>\n";
-    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">" << Escape(label)
-      << "</text>\n";
+    o << "<rect x=\"" << Num(lx) << "\" y=\"" << Num(ly - 6)
+      << "\" width=\"22\" height=\"12\" fill=\"" << color << "\" fill-opacity=\""
+      << (plot.bands.empty() ? "1" : "0.35") << "\"/>\n";
+    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">"
+      << Escape(label) << "</text>\n";
     ly += 18;
   }
   std::vector<std::pair<std::string, std::string>> kinds;  // legend: marker kinds, by colour
   for (const auto& m : plot.markers)
-    if (std::none_of(kinds.begin(), kinds.end(), [&](const auto& k) { return k.second == m.color; }))
+    if (std::none_of(kinds.begin(), kinds.end(),
+                     [&](const auto& k) { return k.second == m.color; }))
       kinds.emplace_back(m.kind.empty() ? "finding" : m.kind, m.color);
   for (const auto& [kind, color] : kinds) {
     if (labelled)
-      o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22) << "\" y2=\"" << Num(ly)
-        << "\" stroke=\"" << color << "\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
+      o << "<line x1=\"" << Num(lx) << "\" y1=\"" << Num(ly) << "\" x2=\"" << Num(lx + 22)
+        << "\" y2=\"" << Num(ly) << "\" stroke=\"" << color
+        << "\" stroke-dasharray=\"5,4\" stroke-width=\"1.3\"/>\n";
     else
-      o << "<path d=\"M" << Num(lx + 7) << " " << Num(ly - 4) << " L" << Num(lx + 15) << " " << Num(ly - 4) << " L"
-        << Num(lx + 11) << " " << Num(ly + 4) << " Z\" fill=\"" << color << "\"/>\n";
-    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">" << Escape(kind)
-      << "</text>\n";
+      o << "<path d=\"M" << Num(lx + 7) << " " << Num(ly - 4) << " L" << Num(lx + 15) << " "
+        << Num(ly - 4) << " L" << Num(lx + 11) << " " << Num(ly + 4) << " Z\" fill=\"" << color
+        << "\"/>\n";
+    o << "<text x=\"" << Num(lx + 28) << "\" y=\"" << Num(ly + 4) << "\" font-size=\"12\">"
+      << Escape(kind) << "</text>\n";
     ly += 18;
   }
   o << "</svg>\n";

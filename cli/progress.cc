@@ -7,8 +7,11 @@
 namespace dtrcheck {
 
 ProgressBar::ProgressBar(std::string label, size_t total)
-    : label_(std::move(label)), total_(total), enabled_(isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : label_(std::move(label)),
+      total_(total),
+      enabled_(isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 ProgressBar::~ProgressBar() { Clear(); }
 

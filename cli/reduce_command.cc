@@ -17,9 +17,9 @@
 #include "cli/interrupt.h"
 #include "cli/trace_commands.h"
 #include "reduce/oracle_client.h"
-#include "reduce/simrd_confirm.h"
 #include "reduce/reduce_property.h"
 #include "reduce/reducer.h"
+#include "reduce/simrd_confirm.h"
 #include "reduce/trace_edits.h"
 #include "sim/format.h"
 #include "sim/record.h"
@@ -80,9 +80,13 @@ Json CheckJson(const PropertyCheck& check, const PropertySpec& spec) {
   j["dtrcheck"] = runs;
   if (check.diagnosis && check.diagnosis->oom) {
     const OomDetails& o = *check.diagnosis->oom;
-    j["oom"] = {{"tensor", o.tensor_name}, {"request", IntJson(o.request)}, {"resident", IntJson(o.resident)},
-                {"locked_bytes", IntJson(o.locked_bytes)}, {"evictable", o.pool_count},
-                {"pinned_frontier", o.PinnedFrontier()}, {"depth", o.depth}};
+    j["oom"] = {{"tensor", o.tensor_name},
+                {"request", IntJson(o.request)},
+                {"resident", IntJson(o.resident)},
+                {"locked_bytes", IntJson(o.locked_bytes)},
+                {"evictable", o.pool_count},
+                {"pinned_frontier", o.PinnedFrontier()},
+                {"depth", o.depth}};
   }
   return j;
 }
@@ -94,7 +98,8 @@ std::string CommandLine(const ReduceArgs& a) {
   if (a.hi) s << " --hi " << ShortestDouble(*a.hi);
   if (!a.lo_bytes.empty()) s << " --lo-bytes " << a.lo_bytes;
   if (!a.hi_bytes.empty()) s << " --hi-bytes " << a.hi_bytes;
-  if (a.property == "cliff" || a.property == "overhead") s << " --factor " << ShortestDouble(a.factor);
+  if (a.property == "cliff" || a.property == "overhead")
+    s << " --factor " << ShortestDouble(a.factor);
   const RunConfig& c = a.sim.config;
   s << " --runtime " << c.runtime << " --heuristic " << c.heuristic << " --baseline-runtime "
     << c.baseline_runtime;
@@ -125,21 +130,26 @@ int RunReduce(ReduceArgs args) {
   spec.factor = args.factor;
   if (args.hi) {
     if (!args.lo_bytes.empty() || !args.hi_bytes.empty())
-      throw std::invalid_argument("give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
+      throw std::invalid_argument(
+          "give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
     spec.hi = BudgetSpec::Ratio(*args.hi);
     if (args.lo) spec.lo = BudgetSpec::Ratio(*args.lo);
   } else if (!args.hi_bytes.empty()) {
-    if (args.lo) throw std::invalid_argument("give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
+    if (args.lo)
+      throw std::invalid_argument(
+          "give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
     auto hi = ParseInt(args.hi_bytes);
     if (!hi || *hi < 0) throw std::invalid_argument("--hi-bytes: expected a non-negative integer");
     spec.hi = BudgetSpec::Bytes(*hi);
     if (!args.lo_bytes.empty()) {
       auto lo = ParseInt(args.lo_bytes);
-      if (!lo || *lo < 0) throw std::invalid_argument("--lo-bytes: expected a non-negative integer");
+      if (!lo || *lo < 0)
+        throw std::invalid_argument("--lo-bytes: expected a non-negative integer");
       spec.lo = BudgetSpec::Bytes(*lo);
     }
   } else {
-    throw std::invalid_argument("a budget is required: --hi R (and --lo R) or --hi-bytes B (and --lo-bytes B)");
+    throw std::invalid_argument(
+        "a budget is required: --hi R (and --lo R) or --hi-bytes B (and --lo-bytes B)");
   }
   ValidatePropertySpec(spec);
 
@@ -169,14 +179,19 @@ int RunReduce(ReduceArgs args) {
   options.cancel = interrupt.flag();
   options.on_progress = [&](const ReduceProgress& p) {
     if (!tty) return;
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::fprintf(stderr, "\r\033[Kreduce: round %zu %-8s %6zu tests  %6zu instructions  %5zu operators  %.0fs",
-                 p.round, p.pass, p.tests, p.instructions, p.operators, seconds);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::fprintf(
+        stderr,
+        "\r\033[Kreduce: round %zu %-8s %6zu tests  %6zu instructions  %5zu operators  %.0fs",
+        p.round, p.pass, p.tests, p.instructions, p.operators, seconds);
     std::fflush(stderr);
   };
-  ReduceResult result = Reduce(original, [&](const TraceLog& log) { return Interesting(log, spec); }, options);
+  ReduceResult result = Reduce(
+      original, [&](const TraceLog& log) { return Interesting(log, spec); }, options);
   if (tty) std::fprintf(stderr, "\r\033[K");
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   WriteTraceLogFile(result.log, args.out);
   PropertyCheck after = CheckTraceProperty(ParseTraceFile(args.out), spec);
@@ -191,8 +206,10 @@ int RunReduce(ReduceArgs args) {
   manifest["input"].update(CountsJson(original));
   manifest["output"] = {{"trace", args.out}, {"sha256", Sha256OfFile(args.out)}};
   manifest["output"].update(CountsJson(result.log));
-  manifest["reduction"] = {{"tests", result.tests}, {"rounds", result.rounds},
-                           {"one_minimal", result.minimal}, {"interrupted", result.cancelled}};
+  manifest["reduction"] = {{"tests", result.tests},
+                           {"rounds", result.rounds},
+                           {"one_minimal", result.minimal},
+                           {"interrupted", result.cancelled}};
   manifest["before"] = CheckJson(before, spec);
   manifest["after"] = CheckJson(after, spec);
   auto write_manifest = [&] {
@@ -205,21 +222,24 @@ int RunReduce(ReduceArgs args) {
   };
   // Written once without simrd's verdict, so that OUT and its manifest exist
   // even if simrd (slow on big traces) is stopped with a second Ctrl-C.
-  manifest["after"]["simrd"] = {{"available", false}, {"reason", args.no_oracle ? "--no-oracle" : "not run yet"}};
+  manifest["after"]["simrd"] = {{"available", false},
+                                {"reason", args.no_oracle ? "--no-oracle" : "not run yet"}};
   write_manifest();
   if (!args.no_oracle) {
     manifest["after"]["simrd"] = ConfirmWithSimrd(args.out, spec, after).ToJson();
     write_manifest();
   }
 
-  std::cerr << "reduce: " << original.NumOperators() << " -> " << result.log.NumOperators() << " operators ("
-            << original.instrs.size() << " -> " << result.log.instrs.size() << " instructions), "
-            << result.tests << " tests in " << Fixed(seconds, 1) << " s"
-            << (result.minimal ? ", 1-minimal" : "") << (result.cancelled ? ", interrupted" : "") << "\n"
+  std::cerr << "reduce: " << original.NumOperators() << " -> " << result.log.NumOperators()
+            << " operators (" << original.instrs.size() << " -> " << result.log.instrs.size()
+            << " instructions), " << result.tests << " tests in " << Fixed(seconds, 1) << " s"
+            << (result.minimal ? ", 1-minimal" : "") << (result.cancelled ? ", interrupted" : "")
+            << "\n"
             << "reduce: after: " << after.summary << "\n";
   const Json& simrd = manifest["after"]["simrd"];
   if (simrd.value("available", false))
-    std::cerr << "reduce: simrd " << (simrd.value("confirmed", false) ? "confirms" : "does NOT confirm")
+    std::cerr << "reduce: simrd "
+              << (simrd.value("confirmed", false) ? "confirms" : "does NOT confirm")
               << " the reduced trace\n";
   std::cerr << "reduce: wrote " << args.out << " and " << manifest_path << "\n";
   if (result.cancelled) return kExitInterrupted;
@@ -230,43 +250,53 @@ int RunReduce(ReduceArgs args) {
 }  // namespace
 
 Action AddReduceCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("reduce", "shrink a trace to a 1-minimal one that keeps a pathology");
+  auto* cmd =
+      app.add_subcommand("reduce", "shrink a trace to a 1-minimal one that keeps a pathology");
   auto args = std::make_shared<ReduceArgs>();
-  cmd->add_option("TRACE", args->trace, "simrd log, or a public trace name (dtrcheck traces)")->required();
+  cmd->add_option("TRACE", args->trace, "simrd log, or a public trace name (dtrcheck traces)")
+      ->required();
   cmd->add_option("--property", args->property, "inversion | cliff | pinned-oom | overhead")
       ->required()
       ->check(CLI::IsMember(TracePropertyNames()));
   cmd->add_option("--lo", args->lo, "smaller budget, as a ratio of the trace's own baseline peak");
-  cmd->add_option("--hi", args->hi, "larger budget (pinned-oom: the failing one), as a ratio of the peak");
+  cmd->add_option("--hi", args->hi,
+                  "larger budget (pinned-oom: the failing one), as a ratio of the peak");
   cmd->add_option("--lo-bytes", args->lo_bytes, "smaller budget in bytes");
   cmd->add_option("--hi-bytes", args->hi_bytes, "larger budget in bytes");
-  cmd->add_option("--factor", args->factor, "cliff: overheads differ by >= F; overhead: hi above F x lo")
+  cmd->add_option("--factor", args->factor,
+                  "cliff: overheads differ by >= F; overhead: hi above F x lo")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 1e300));
-  cmd->add_option("--runtime", args->sim.config.runtime, "simrd runtime class")->capture_default_str();
-  cmd->add_option("--heuristic", args->sim.config.heuristic, "simrd heuristic class")->capture_default_str();
-  cmd->add_option("--baseline-runtime", args->sim.config.baseline_runtime, "runtime of the unbounded baseline run")
+  cmd->add_option("--runtime", args->sim.config.runtime, "simrd runtime class")
+      ->capture_default_str();
+  cmd->add_option("--heuristic", args->sim.config.heuristic, "simrd heuristic class")
+      ->capture_default_str();
+  cmd->add_option("--baseline-runtime", args->sim.config.baseline_runtime,
+                  "runtime of the unbounded baseline run")
       ->capture_default_str();
   auto* ol = cmd->add_option("--overhead-limit", args->sim.config.overhead_limit,
                              "thrash when remat_compute > baseline_compute * (X - 1)")
                  ->check(CLI::Range(1.0, 1e300));
-  auto* rl = cmd->add_option("--remat-limit", args->sim.remat_limit_text, "thrash when remat_compute > N");
+  auto* rl =
+      cmd->add_option("--remat-limit", args->sim.remat_limit_text, "thrash when remat_compute > N");
   ol->excludes(rl);
   cmd->add_option("--seed", args->sim.seed_text, "random.seed(S) for RandomStorage and AbRandom");
   cmd->add_flag("--no-oracle", args->no_oracle, "do not confirm the reduced trace with simrd");
-  cmd->add_option("-o,--output", args->out, "the reduced log (OUT.manifest.json is written beside it)")->required();
+  cmd->add_option("-o,--output", args->out,
+                  "the reduced log (OUT.manifest.json is written beside it)")
+      ->required();
   return {cmd, [args]() -> int {
-    try {
-      return RunReduce(*args);
-    } catch (const TraceError&) {
-      throw;  // bad input: main reports it, exit 2
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
-      std::cerr << "dtrcheck: " << e.what() << "\n";
-      return 1;
-    }
-  }};
+            try {
+              return RunReduce(*args);
+            } catch (const TraceError&) {
+              throw;  // bad input: main reports it, exit 2
+            } catch (const CLI::Error&) {
+              throw;
+            } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
+              std::cerr << "dtrcheck: " << e.what() << "\n";
+              return 1;
+            }
+          }};
 }
 
 }  // namespace dtrcheck

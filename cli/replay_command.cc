@@ -52,7 +52,8 @@ std::string CheckCase(const Case& c, const Graph& graph, const Baseline& baselin
     if (simrd_refused) return "";
     return std::string("dtrcheck refused a configuration simrd ran: ") + e.what();
   }
-  if (simrd_refused) return "dtrcheck ran a configuration simrd refused: " + c.expected["error"].dump();
+  if (simrd_refused)
+    return "dtrcheck ran a configuration simrd refused: " + c.expected["error"].dump();
   Json ours = RecordToJson(rec);
   std::string out;
   for (const auto& f : DifferingFields(c.expected, ours, rc.heuristic)) {
@@ -75,74 +76,76 @@ Action AddReplayCommand(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--jobs,-j", *jobs, "threads")->check(CLI::Range(1u, 256u));
-  return {cmd, [files, jobs]() -> int {
-    std::vector<Case> cases;
-    for (const auto& file : *files) {
-      std::ifstream in(file);
-      std::string line;
-      long n = 0;
-      while (std::getline(in, line)) {
-        ++n;
-        if (line.empty()) continue;
-        Json j;
-        try {
-          j = Json::parse(line);
-        } catch (const Json::parse_error& e) {
-          throw TraceError(file, n, std::string("bad JSON: ") + e.what());
+  return {
+      cmd, [files, jobs]() -> int {
+        std::vector<Case> cases;
+        for (const auto& file : *files) {
+          std::ifstream in(file);
+          std::string line;
+          long n = 0;
+          while (std::getline(in, line)) {
+            ++n;
+            if (line.empty()) continue;
+            Json j;
+            try {
+              j = Json::parse(line);
+            } catch (const Json::parse_error& e) {
+              throw TraceError(file, n, std::string("bad JSON: ") + e.what());
+            }
+            if (!j.contains("trace") || !j.contains("config") || !j.contains("record"))
+              throw TraceError(file, n, "expected keys trace, config and record");
+            std::string trace = j["trace"];
+            if (j.contains("trace_file")) {  // a small trace kept in the repository
+              auto dir = std::filesystem::path(file).parent_path();
+              trace = (dir / j["trace_file"].get<std::string>()).lexically_normal().string();
+              if (Sha256OfFile(trace) != j["trace_sha256"])
+                throw TraceError(file, n, "trace_file " + trace + " changed since it was recorded");
+            }
+            cases.push_back(Case{file + ":" + std::to_string(n), trace, j["config"], j["record"]});
+            if (j.contains("trace_sha256") && !j.contains("trace_file")) {
+              const PublicTrace* t = FindPublicTrace(cases.back().trace);
+              if (t && t->sha256 != j["trace_sha256"])
+                throw TraceError(file, n,
+                                 "recorded for a trace whose SHA-256 is not the pinned one");
+            }
+          }
         }
-        if (!j.contains("trace") || !j.contains("config") || !j.contains("record"))
-          throw TraceError(file, n, "expected keys trace, config and record");
-        std::string trace = j["trace"];
-        if (j.contains("trace_file")) {  // a small trace kept in the repository
-          auto dir = std::filesystem::path(file).parent_path();
-          trace = (dir / j["trace_file"].get<std::string>()).lexically_normal().string();
-          if (Sha256OfFile(trace) != j["trace_sha256"])
-            throw TraceError(file, n, "trace_file " + trace + " changed since it was recorded");
+        // Parse each trace and run each baseline once, before the threads start.
+        std::map<std::string, Graph> graphs;
+        std::map<std::pair<std::string, std::string>, Baseline> baselines;
+        for (const auto& c : cases) {
+          if (!graphs.count(c.trace)) {
+            ParseOptions po;
+            const PublicTrace* t = FindPublicTrace(c.trace);
+            if (t) po.start = t->has_start;
+            graphs.emplace(c.trace, ParseTraceFile(t ? LocatePublicTrace(c.trace) : c.trace, po));
+          }
+          std::string brt = ConfigFromJson(c.config).baseline_runtime;
+          auto key = std::make_pair(c.trace, brt);
+          if (!baselines.count(key)) baselines.emplace(key, RunBaseline(graphs.at(c.trace), brt));
         }
-        cases.push_back(Case{file + ":" + std::to_string(n), trace, j["config"], j["record"]});
-        if (j.contains("trace_sha256") && !j.contains("trace_file")) {
-          const PublicTrace* t = FindPublicTrace(cases.back().trace);
-          if (t && t->sha256 != j["trace_sha256"])
-            throw TraceError(file, n, "recorded for a trace whose SHA-256 is not the pinned one");
+        std::vector<std::string> results(cases.size());
+        std::atomic<size_t> next{0};
+        auto worker = [&] {
+          for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
+            const Case& c = cases[i];
+            auto key = std::make_pair(c.trace, ConfigFromJson(c.config).baseline_runtime);
+            results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
+          }
+        };
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < *jobs; ++t) threads.emplace_back(worker);
+        for (auto& t : threads) t.join();
+        size_t failed = 0;
+        for (size_t i = 0; i < cases.size(); ++i) {
+          if (results[i].empty()) continue;
+          ++failed;
+          std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
+                    << cases[i].config.dump() << results[i] << "\n";
         }
-      }
-    }
-    // Parse each trace and run each baseline once, before the threads start.
-    std::map<std::string, Graph> graphs;
-    std::map<std::pair<std::string, std::string>, Baseline> baselines;
-    for (const auto& c : cases) {
-      if (!graphs.count(c.trace)) {
-        ParseOptions po;
-        const PublicTrace* t = FindPublicTrace(c.trace);
-        if (t) po.start = t->has_start;
-        graphs.emplace(c.trace, ParseTraceFile(t ? LocatePublicTrace(c.trace) : c.trace, po));
-      }
-      std::string brt = ConfigFromJson(c.config).baseline_runtime;
-      auto key = std::make_pair(c.trace, brt);
-      if (!baselines.count(key)) baselines.emplace(key, RunBaseline(graphs.at(c.trace), brt));
-    }
-    std::vector<std::string> results(cases.size());
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
-        const Case& c = cases[i];
-        auto key = std::make_pair(c.trace, ConfigFromJson(c.config).baseline_runtime);
-        results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
-      }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < *jobs; ++t) threads.emplace_back(worker);
-    for (auto& t : threads) t.join();
-    size_t failed = 0;
-    for (size_t i = 0; i < cases.size(); ++i) {
-      if (results[i].empty()) continue;
-      ++failed;
-      std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " " << cases[i].config.dump()
-                << results[i] << "\n";
-    }
-    std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
-    return failed ? 1 : 0;
-  }};
+        std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
+        return failed ? 1 : 0;
+      }};
 }
 
 }  // namespace dtrcheck

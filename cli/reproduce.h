@@ -11,7 +11,7 @@
 namespace dtrcheck {
 
 struct ReproduceClaim {
-  std::string claim;    // the published statement, abridged
+  std::string claim;  // the published statement, abridged
   bool reproduced = false;
   std::string measured;  // what dtrcheck measured
 };

@@ -17,21 +17,24 @@ namespace dtrcheck {
 namespace {
 
 const std::vector<std::string> kAblations = {
-    "AbESizeStale",     "AbESize",     "AbEStale",     "AbE",     "AbEqSizeStale", "AbEqSize",
-    "AbEqStale",        "AbEq",        "AbLocalSizeStale", "AbLocalSize", "AbLocalStale", "AbLocal",
-    "AbSizeStale",      "AbSize",      "AbStale",      "AbRandom"};
+    "AbESizeStale", "AbESize", "AbEStale",         "AbE",         "AbEqSizeStale", "AbEqSize",
+    "AbEqStale",    "AbEq",    "AbLocalSizeStale", "AbLocalSize", "AbLocalStale",  "AbLocal",
+    "AbSizeStale",  "AbSize",  "AbStale",          "AbRandom"};
 
 // Two readable plots instead of one with 16 lines: the size and staleness
 // terms of DTR's score, and the compute term with both kept.
 const std::vector<std::string> kTermsPlot = {"AbESizeStale", "AbESize", "AbEStale", "AbE"};
-const std::vector<std::string> kComputePlot = {"AbESizeStale", "AbEqSizeStale", "AbLocalSizeStale", "AbSizeStale"};
+const std::vector<std::string> kComputePlot = {"AbESizeStale", "AbEqSizeStale", "AbLocalSizeStale",
+                                               "AbSizeStale"};
 
 std::string AblationOn(const std::string& title, const std::string& slug, const Graph& graph,
                        const Baseline& baseline, const std::vector<BudgetSpec>& budgets,
                        const ReproduceSettings& s) {
   std::map<std::string, std::vector<RunRecord>> by_heuristic;
-  std::string md = "### " + title + "\n\n"
-                   "| heuristic | ok | oom | thrashed | inversions | cliffs (2x within 0.1% of peak) | overhead range (ok) |\n"
+  std::string md = "### " + title +
+                   "\n\n"
+                   "| heuristic | ok | oom | thrashed | inversions | cliffs (2x within 0.1% of "
+                   "peak) | overhead range (ok) |\n"
                    "|---|---|---|---|---|---|---|\n";
   const Int gap = GapFromFractionOfPeak(0.001, baseline.peak);
   for (const auto& h : kAblations) {
@@ -51,8 +54,9 @@ std::string AblationOn(const std::string& title, const std::string& slug, const 
       hi = any ? std::max(hi, p.overhead()) : p.overhead();
       any = true;
     }
-    md += "| " + h + (h == "AbESizeStale" ? " (= DTR)" : "") + " | " + std::to_string(counts[Status::kOk]) + " | " +
-          std::to_string(counts[Status::kOom]) + " | " + std::to_string(counts[Status::kThrashed]) + " | " +
+    md += "| " + h + (h == "AbESizeStale" ? " (= DTR)" : "") + " | " +
+          std::to_string(counts[Status::kOk]) + " | " + std::to_string(counts[Status::kOom]) +
+          " | " + std::to_string(counts[Status::kThrashed]) + " | " +
           std::to_string(FindInversions(sweep.points).size()) + " | " +
           std::to_string(FindRegimeCliffs(sweep.points, 2.0, gap).size()) + " | " +
           (any ? Fixed(lo, 3) + "x - " + Fixed(hi, 3) + "x" : "-") + " |\n";
@@ -71,14 +75,18 @@ std::string AblationOn(const std::string& title, const std::string& slug, const 
 
 }  // namespace
 
-ReproduceSection ReproduceAblation(const std::string& resnet, const std::string& lstm, const ReproduceSettings& s) {
+ReproduceSection ReproduceAblation(const std::string& resnet, const std::string& lstm,
+                                   const ReproduceSettings& s) {
   ReproduceSection out;
   out.markdown =
       "## Ablation of the DTR score\n\n"
-      "The DTR authors' ablations (simrd/heuristic/ablation.py): Ab<compute term><Size><Stale>, where the "
-      "compute term is E (the storage and its evicted neighbourhood, as DTR), Eq (equivalence-class "
+      "The DTR authors' ablations (simrd/heuristic/ablation.py): Ab<compute term><Size><Stale>, "
+      "where the "
+      "compute term is E (the storage and its evicted neighbourhood, as DTR), Eq "
+      "(equivalence-class "
       "estimate), Local (its own compute) or none, divided by size and/or staleness when named; "
-      "AbESizeStale is DTR itself. Same settings as above (RuntimeV2EagerOptimized, overhead limit 8).\n\n";
+      "AbESizeStale is DTR itself. Same settings as above (RuntimeV2EagerOptimized, overhead limit "
+      "8).\n\n";
   {
     Graph graph = ParseTraceFile(resnet);
     Baseline baseline = RunBaseline(graph, "RuntimeV2EagerOptimized");
@@ -88,8 +96,9 @@ ReproduceSection ReproduceAblation(const std::string& resnet, const std::string&
   if (!lstm.empty()) {
     Graph graph = ParseTraceFile(lstm);
     Baseline baseline = RunBaseline(graph, "RuntimeV2EagerOptimized");
-    out.markdown += AblationOn("LSTM, ratios " + std::string(kLstmAblationFrom) + " to " + kLstmAblationTo, "lstm",
-                               graph, baseline, RatioBudgets(RatioGrid(kLstmAblationFrom, kLstmAblationTo, "0.001")), s);
+    out.markdown += AblationOn(
+        "LSTM, ratios " + std::string(kLstmAblationFrom) + " to " + kLstmAblationTo, "lstm", graph,
+        baseline, RatioBudgets(RatioGrid(kLstmAblationFrom, kLstmAblationTo, "0.001")), s);
   }
   return out;
 }

@@ -18,41 +18,53 @@ ReproduceSection ReproduceLstm(const std::string& trace, const ReproduceSettings
   Baseline baseline = RunBaseline(graph, "RuntimeV2EagerOptimized");
   SweepOptions so;
   so.jobs = s.jobs;
-  auto sweep = RunSweep(graph, LstmConfig(), baseline, RatioBudgets(RatioGrid(kLstmWindowFrom, kLstmWindowTo, "0.001")), so);
+  auto sweep = RunSweep(graph, LstmConfig(), baseline,
+                        RatioBudgets(RatioGrid(kLstmWindowFrom, kLstmWindowTo, "0.001")), so);
   const auto& pts = sweep.points;
   const Int gap = GapFromFractionOfPeak(published::kLstmGapFraction, baseline.peak);
   auto cliffs = FindRegimeCliffs(pts, 2.0, gap);
 
   std::string& md = out.markdown;
-  md += "## LSTM: a regime cliff\n\n"
-        "Ratios " + std::string(kLstmWindowFrom) + " to " + kLstmWindowTo +
-        " step 0.001, DTR on RuntimeV2EagerOptimized, no overhead limit, baseline peak " + GroupedInt(baseline.peak) +
-        " B. Cliff: overheads at least 2x apart for budgets at most 0.1% of peak (" + GroupedInt(gap) +
-        " B) apart.\n\n![LSTM window](lstm_window.svg)\n\n| ratio | budget | status | overhead |\n|---|---|---|---|\n";
+  md +=
+      "## LSTM: a regime cliff\n\n"
+      "Ratios " +
+      std::string(kLstmWindowFrom) + " to " + kLstmWindowTo +
+      " step 0.001, DTR on RuntimeV2EagerOptimized, no overhead limit, baseline peak " +
+      GroupedInt(baseline.peak) +
+      " B. Cliff: overheads at least 2x apart for budgets at most 0.1% of peak (" +
+      GroupedInt(gap) +
+      " B) apart.\n\n![LSTM window](lstm_window.svg)\n\n| ratio | budget | status | overhead "
+      "|\n|---|---|---|---|\n";
   std::vector<RunRecord> records;
   for (const auto& p : pts) {
     records.push_back(p.record);
-    md += "| " + Fixed(*p.record.config.ratio, 3) + " | " + GroupedInt(p.budget()) + " | " + StatusName(p.status()) +
-          " | " + (p.status() == Status::kOk ? Fixed(p.overhead(), 3) + "x" : "-") + " |\n";
+    md += "| " + Fixed(*p.record.config.ratio, 3) + " | " + GroupedInt(p.budget()) + " | " +
+          StatusName(p.status()) + " | " +
+          (p.status() == Status::kOk ? Fixed(p.overhead(), 3) + "x" : "-") + " |\n";
   }
   WriteSweepPlot(s.out_dir + "/lstm_window.svg", records, cliffs, "LSTM: DTR, no overhead limit");
-  md += "\nbackground.md gives neither the budgets nor the limit of its LSTM pair. With the limit of 8 used "
-        "for ResNet-32, the slow side of every fast/slow pair on this trace thrashes (see "
-        "corpus/scan-report/lstm); run to completion, ratios 0.264 and 0.265 have the published profile.\n";
+  md +=
+      "\nbackground.md gives neither the budgets nor the limit of its LSTM pair. With the limit of "
+      "8 used "
+      "for ResNet-32, the slow side of every fast/slow pair on this trace thrashes (see "
+      "corpus/scan-report/lstm); run to completion, ratios 0.264 and 0.265 have the published "
+      "profile.\n";
   md += "\n```\n";
   for (const auto& f : cliffs) md += DescribeFinding(f) + "\n";
   md += cliffs.empty() ? "no cliff in this window\n```\n\n" : "```\n\n";
   if (cliffs.empty()) {
-    out.claims.push_back({"LSTM: two budgets 0.1% of peak apart, the slow regime several times the fast", false,
-                          "no cliff of 2x in the window"});
+    out.claims.push_back(
+        {"LSTM: two budgets 0.1% of peak apart, the slow regime several times the fast", false,
+         "no cliff of 2x in the window"});
     return out;
   }
   const Finding* big = &cliffs[0];
   for (const auto& f : cliffs)
     if (f.factor > big->factor) big = &f;
-  out.claims.push_back({"LSTM: two budgets 0.1% of peak apart, the slow regime several times the fast", true,
-                        std::to_string(cliffs.size()) + " such cliffs in the window, the largest " +
-                            DescribeFinding(*big)});
+  out.claims.push_back(
+      {"LSTM: two budgets 0.1% of peak apart, the slow regime several times the fast", true,
+       std::to_string(cliffs.size()) + " such cliffs in the window, the largest " +
+           DescribeFinding(*big)});
 
   // Every cliff's two ends again, with per-storage statistics.
   RunConfig c = LstmConfig();
@@ -65,12 +77,18 @@ ReproduceSection ReproduceLstm(const std::string& trace, const ReproduceSettings
   SweepOptions both;
   both.jobs = s.jobs;
   auto runs = RunSweep(graph, c, baseline, ends, both);
-  md += "Each cliff's fast and slow side, with per-storage statistics (published: evictions per evicted "
-        "storage " + std::string(published::kLstmPerStorageFast) + " vs " + published::kLstmPerStorageSlow +
-        ", distinct evicted " + GroupedInt(published::kLstmDistinctFast) + " vs " +
-        GroupedInt(published::kLstmDistinctSlow) + ", Jaccard " + published::kLstmJaccard + "):\n\n"
-        "| fast side | slow side | factor | evictions | distinct evicted | evictions per evicted storage | "
-        "direct / collateral remats | Jaccard | matches the published profile |\n|---|---|---|---|---|---|---|---|---|\n";
+  md +=
+      "Each cliff's fast and slow side, with per-storage statistics (published: evictions per "
+      "evicted "
+      "storage " +
+      std::string(published::kLstmPerStorageFast) + " vs " + published::kLstmPerStorageSlow +
+      ", distinct evicted " + GroupedInt(published::kLstmDistinctFast) + " vs " +
+      GroupedInt(published::kLstmDistinctSlow) + ", Jaccard " + published::kLstmJaccard +
+      "):\n\n"
+      "| fast side | slow side | factor | evictions | distinct evicted | evictions per evicted "
+      "storage | "
+      "direct / collateral remats | Jaccard | matches the published profile "
+      "|\n|---|---|---|---|---|---|---|---|---|\n";
   bool any_match = false;
   std::string closest;
   double closest_distance = 1e300;
@@ -84,8 +102,10 @@ ReproduceSection ReproduceLstm(const std::string& trace, const ReproduceSettings
     auto side = [](const RunRecord& r) {
       return "ratio " + ShortestDouble(*r.config.ratio) + ", " + Fixed(r.Overhead(), 3) + "x";
     };
-    const std::string per = Fixed(cmp.a.evictions_per_storage, 2) + " vs " + Fixed(cmp.b.evictions_per_storage, 2);
-    const std::string distinct = GroupedInt(cmp.a.distinct_evicted) + " vs " + GroupedInt(cmp.b.distinct_evicted);
+    const std::string per =
+        Fixed(cmp.a.evictions_per_storage, 2) + " vs " + Fixed(cmp.b.evictions_per_storage, 2);
+    const std::string distinct =
+        GroupedInt(cmp.a.distinct_evicted) + " vs " + GroupedInt(cmp.b.distinct_evicted);
     const bool match = Fixed(cmp.a.evictions_per_storage, 2) == published::kLstmPerStorageFast &&
                        Fixed(cmp.b.evictions_per_storage, 2) == published::kLstmPerStorageSlow &&
                        cmp.a.distinct_evicted == published::kLstmDistinctFast &&
@@ -93,24 +113,27 @@ ReproduceSection ReproduceLstm(const std::string& trace, const ReproduceSettings
                        Fixed(cmp.jaccard, 3) == published::kLstmJaccard;
     any_match = any_match || match;
     md += "| " + side(fast) + " | " + side(slow) + " | " + Fixed(cliffs[i].factor, 2) + " | " +
-          GroupedInt(cmp.a.evictions) + " vs " + GroupedInt(cmp.b.evictions) + " | " + distinct + " | " + per + " | " +
-          GroupedInt(cmp.a.direct_remats) + " / " + GroupedInt(cmp.a.collateral_remats) + " vs " +
-          GroupedInt(cmp.b.direct_remats) + " / " + GroupedInt(cmp.b.collateral_remats) + " | " +
-          Fixed(cmp.jaccard, 3) + " | " + (match ? "yes" : "no") + " |\n";
+          GroupedInt(cmp.a.evictions) + " vs " + GroupedInt(cmp.b.evictions) + " | " + distinct +
+          " | " + per + " | " + GroupedInt(cmp.a.direct_remats) + " / " +
+          GroupedInt(cmp.a.collateral_remats) + " vs " + GroupedInt(cmp.b.direct_remats) + " / " +
+          GroupedInt(cmp.b.collateral_remats) + " | " + Fixed(cmp.jaccard, 3) + " | " +
+          (match ? "yes" : "no") + " |\n";
     // How far from the published profile, for the claim's "measured" text.
-    double distance = std::abs(cmp.a.evictions_per_storage - 1.33) + std::abs(cmp.b.evictions_per_storage - 8.27) +
+    double distance = std::abs(cmp.a.evictions_per_storage - 1.33) +
+                      std::abs(cmp.b.evictions_per_storage - 8.27) +
                       std::abs(double(cmp.a.distinct_evicted - published::kLstmDistinctFast)) +
                       std::abs(double(cmp.b.distinct_evicted - published::kLstmDistinctSlow));
     if (distance < closest_distance) {
       closest_distance = distance;
-      closest = side(fast) + " / " + side(slow) + ": per storage " + per + ", distinct " + distinct + ", Jaccard " +
-                Fixed(cmp.jaccard, 3);
+      closest = side(fast) + " / " + side(slow) + ": per storage " + per + ", distinct " +
+                distinct + ", Jaccard " + Fixed(cmp.jaccard, 3);
     }
   }
   md += "\n";
-  out.claims.push_back({"LSTM: the slow regime re-evicts (per evicted storage 1.33 vs 8.27) the same storages "
-                        "(distinct 5,233 vs 5,236, Jaccard 0.999)",
-                        any_match, "closest cliff in the window: " + closest});
+  out.claims.push_back(
+      {"LSTM: the slow regime re-evicts (per evicted storage 1.33 vs 8.27) the same storages "
+       "(distinct 5,233 vs 5,236, Jaccard 0.999)",
+       any_match, "closest cliff in the window: " + closest});
   return out;
 }
 

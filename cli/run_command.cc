@@ -22,7 +22,9 @@ Int ParseIntOption(const std::string& text, const std::string& option, bool non_
 }  // namespace
 
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
-  cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")
+      ->required()
+      ->check(CLI::ExistingFile);
   std::string runtimes, heuristics;
   for (const auto& n : RuntimeNames()) runtimes += " " + n;
   for (const auto& n : HeuristicNames()) heuristics += " " + n;
@@ -47,24 +49,28 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
   auto* ol = cmd->add_option("--overhead-limit", o->config.overhead_limit,
                              "thrash when remat_compute > baseline_compute * (X - 1)")
                  ->check(CLI::Range(1.0, 1e300));
-  auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text,
-                             "thrash when remat_compute > N");
+  auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text, "thrash when remat_compute > N");
   ol->excludes(rl);
-  cmd->add_option("--seed", o->seed_text, "random.seed(S) for RandomStorage and AbRandom (default 0)");
-  const std::map<std::string, RegionRebuilds> rebuilds = {{"update", RegionRebuilds::kUpdate},
-                                                          {"walk", RegionRebuilds::kWalk},
-                                                          {"checked", RegionRebuilds::kUpdateChecked}};
+  cmd->add_option("--seed", o->seed_text,
+                  "random.seed(S) for RandomStorage and AbRandom (default 0)");
+  const std::map<std::string, RegionRebuilds> rebuilds = {
+      {"update", RegionRebuilds::kUpdate},
+      {"walk", RegionRebuilds::kWalk},
+      {"checked", RegionRebuilds::kUpdateChecked}};
   cmd->add_option("--region-rebuilds", o->config.region_rebuilds,
                   "update (default): update a region's last walk when possible; walk: always "
                   "walk, as simrd; checked: update, then walk and stop if they differ. "
                   "Records are the same")
       ->transform(CLI::CheckedTransformer(rebuilds));
-  cmd->add_flag("--no-start", [o](int64_t) { o->parse.start = false; },
-                "the log has no START annotation; replay it from the first line");
-  cmd->add_flag("--preallocate", [o](int64_t) { o->parse.out_cond = OutputCondition::kPreallocate; },
-                "outputs are preallocated instead of pinned at the end");
-  cmd->add_flag("--strict-release", [o](int64_t) { o->parse.ignore_undefined_release = false; },
-                "a RELEASE of an undefined name is an error");
+  cmd->add_flag(
+      "--no-start", [o](int64_t) { o->parse.start = false; },
+      "the log has no START annotation; replay it from the first line");
+  cmd->add_flag(
+      "--preallocate", [o](int64_t) { o->parse.out_cond = OutputCondition::kPreallocate; },
+      "outputs are preallocated instead of pinned at the end");
+  cmd->add_flag(
+      "--strict-release", [o](int64_t) { o->parse.ignore_undefined_release = false; },
+      "a RELEASE of an undefined name is an error");
 }
 
 void FinishSimulationOptions(SimulationOptions* o) {
@@ -80,7 +86,8 @@ void FinishSimulationOptions(SimulationOptions* o) {
   if (!MakeHeuristic(o->config.heuristic) || o->config.heuristic == "Heuristic") {
     std::string valid;
     for (const auto& n : HeuristicNames()) valid += " " + n;
-    throw CLI::ValidationError("--heuristic", "unknown heuristic \"" + o->config.heuristic + "\"; valid:" + valid);
+    throw CLI::ValidationError("--heuristic",
+                               "unknown heuristic \"" + o->config.heuristic + "\"; valid:" + valid);
   }
 }
 
@@ -93,29 +100,34 @@ Action AddRunCommand(CLI::App& app) {
   cmd->add_flag("--json", *json, "print the record as one JSON object");
   cmd->add_flag("--stats", *stats, "include per-storage statistics in the JSON record");
   return {cmd, [opts, json, stats]() -> int {
-    FinishSimulationOptions(opts.get());
-    opts->config.stats = *stats;
-    Graph graph = ParseTraceFile(opts->trace, opts->parse);
-    Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-    RunRecord rec = Simulate(graph, opts->config, baseline);
-    if (*json) {
-      std::cout << RecordToJson(rec).dump() << "\n";
-    } else {
-      std::cout << "status      " << StatusName(rec.status)
-                << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"
-                << "runtime     " << rec.config.runtime << ", heuristic " << rec.config.heuristic << "\n"
-                << "budget      " << IntToString(rec.budget) << " bytes";
-      if (rec.config.ratio) std::cout << " (ratio " << *rec.config.ratio << " of peak " << IntToString(baseline.peak) << ")";
-      std::cout << "\n"
-                << "clock       " << IntToString(rec.clock) << "\n"
-                << "overhead    " << rec.Overhead() << "x (model + remat compute over baseline compute)\n"
-                << "remat       " << IntToString(rec.remat_compute) << "\n"
-                << "max memory  " << IntToString(rec.max_memory) << "\n"
-                << "evictions   " << rec.evictions << " (" << rec.distinct_evicted << " distinct storages)\n"
-                << "digest      " << rec.eviction_digest << "\n";
-    }
-    return rec.status == Status::kError ? 1 : 0;
-  }};
+            FinishSimulationOptions(opts.get());
+            opts->config.stats = *stats;
+            Graph graph = ParseTraceFile(opts->trace, opts->parse);
+            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
+            RunRecord rec = Simulate(graph, opts->config, baseline);
+            if (*json) {
+              std::cout << RecordToJson(rec).dump() << "\n";
+            } else {
+              std::cout << "status      " << StatusName(rec.status)
+                        << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"
+                        << "runtime     " << rec.config.runtime << ", heuristic "
+                        << rec.config.heuristic << "\n"
+                        << "budget      " << IntToString(rec.budget) << " bytes";
+              if (rec.config.ratio)
+                std::cout << " (ratio " << *rec.config.ratio << " of peak "
+                          << IntToString(baseline.peak) << ")";
+              std::cout << "\n"
+                        << "clock       " << IntToString(rec.clock) << "\n"
+                        << "overhead    " << rec.Overhead()
+                        << "x (model + remat compute over baseline compute)\n"
+                        << "remat       " << IntToString(rec.remat_compute) << "\n"
+                        << "max memory  " << IntToString(rec.max_memory) << "\n"
+                        << "evictions   " << rec.evictions << " (" << rec.distinct_evicted
+                        << " distinct storages)\n"
+                        << "digest      " << rec.eviction_digest << "\n";
+            }
+            return rec.status == Status::kError ? 1 : 0;
+          }};
 }
 
 }  // namespace dtrcheck

@@ -10,8 +10,8 @@
 #include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
-#include "cli/sweep_io.h"
 #include "cli/sweep_commands.h"
+#include "cli/sweep_io.h"
 #include "sim/format.h"
 #include "sim/record_read.h"
 
@@ -33,14 +33,16 @@ struct ScanOptions {
 std::vector<SweepPoint> PointsFromRecords(const ScanOptions& o, const Baseline& baseline) {
   std::vector<SweepPoint> points;
   for (auto& r : ReadRecordsJsonl(o.records)) {
-    BudgetSpec spec = r.config.ratio ? BudgetSpec::Ratio(*r.config.ratio) : BudgetSpec::Bytes(r.budget);
+    BudgetSpec spec =
+        r.config.ratio ? BudgetSpec::Ratio(*r.config.ratio) : BudgetSpec::Bytes(r.budget);
     if (PointIdentity(r) != ExpectedIdentity(o.sim.config, spec, baseline))
       throw std::invalid_argument(o.records + ": the record " + PointIdentity(r).dump() +
                                   " is not a run of this trace and configuration");
     points.push_back(SweepPoint{points.size(), std::move(r)});
   }
-  std::stable_sort(points.begin(), points.end(),
-                   [](const SweepPoint& a, const SweepPoint& b) { return a.budget() < b.budget(); });
+  std::stable_sort(points.begin(), points.end(), [](const SweepPoint& a, const SweepPoint& b) {
+    return a.budget() < b.budget();
+  });
   for (size_t i = 0; i < points.size(); ++i) points[i].index = i;
   return points;
 }
@@ -50,9 +52,10 @@ std::string RecordsGridText(const ScanResult& r, const std::string& file) {
   if (r.points.empty()) return "no records (" + file + ")";
   const RunRecord& a = r.points.front().record;
   const RunRecord& b = r.points.back().record;
-  std::string range = a.config.ratio && b.config.ratio
-                          ? "ratio " + ShortestDouble(*a.config.ratio) + " to " + ShortestDouble(*b.config.ratio)
-                          : "bytes " + IntToString(a.budget) + " to " + IntToString(b.budget);
+  std::string range =
+      a.config.ratio && b.config.ratio
+          ? "ratio " + ShortestDouble(*a.config.ratio) + " to " + ShortestDouble(*b.config.ratio)
+          : "bytes " + IntToString(a.budget) + " to " + IntToString(b.budget);
   return range + " (the records of " + file + ")";
 }
 
@@ -61,7 +64,8 @@ int RunScanCommand(ScanOptions& o) {
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a scan takes --from, --to and --step instead");
   if (!o.records.empty() && !o.grid.from.empty())
-    throw CLI::ValidationError("--records", "takes the budgets from the file; no --from/--to/--step");
+    throw CLI::ValidationError("--records",
+                               "takes the budgets from the file; no --from/--to/--step");
   std::vector<BudgetSpec> budgets;
   if (o.records.empty()) budgets = GridBudgets(o.grid);
   ScanSettings s;
@@ -69,7 +73,8 @@ int RunScanCommand(ScanOptions& o) {
   s.cliff_fraction = o.cliff_delta;
   if (!o.cliff_delta_bytes.empty()) {
     auto v = ParseInt(o.cliff_delta_bytes);
-    if (!v || *v < 0) throw CLI::ValidationError("--cliff-delta-bytes", "expected a number of bytes");
+    if (!v || *v < 0)
+      throw CLI::ValidationError("--cliff-delta-bytes", "expected a number of bytes");
     s.cliff_bytes = *v;
   }
   s.nonmono_factor = o.nonmono_factor;
@@ -90,14 +95,14 @@ int RunScanCommand(ScanOptions& o) {
     }
     bar->Update(done);
   };
-  ScanResult result = o.records.empty()
-                          ? RunScan(graph, o.sim.config, baseline, budgets, s)
-                          : AnalyzeSweep(graph, o.sim.config, baseline, PointsFromRecords(o, baseline), s);
+  ScanResult result = o.records.empty() ? RunScan(graph, o.sim.config, baseline, budgets, s)
+                                        : AnalyzeSweep(graph, o.sim.config, baseline,
+                                                       PointsFromRecords(o, baseline), s);
   bar.reset();
 
   ScanContext ctx{o.sim.trace, o.sim.config, baseline,
-                  o.records.empty() ? (o.grid.bytes ? "bytes " : "ratio ") + o.grid.from + " to " + o.grid.to +
-                                          " step " + o.grid.step
+                  o.records.empty() ? (o.grid.bytes ? "bytes " : "ratio ") + o.grid.from + " to " +
+                                          o.grid.to + " step " + o.grid.step
                                     : RecordsGridText(result, o.records),
                   s};
   if (o.json)
@@ -115,30 +120,37 @@ int RunScanCommand(ScanOptions& o) {
 }  // namespace
 
 Action AddScanCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
+  auto* cmd = app.add_subcommand(
+      "scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
   auto o = std::make_shared<ScanOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);
-  cmd->add_option("--cliff-factor", o->cliff_factor, "regime cliff: overheads at least K times apart")
+  cmd->add_option("--cliff-factor", o->cliff_factor,
+                  "regime cliff: overheads at least K times apart")
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
   auto* frac = cmd->add_option("--cliff-delta", o->cliff_delta,
                                "... for budgets at most D (a fraction of peak) apart")
                    ->check(CLI::Range(0.0, 1e6))
                    ->capture_default_str();
-  auto* bytes = cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
+  auto* bytes =
+      cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
   bytes->excludes(frac);
-  cmd->add_option("--nonmono-factor", o->nonmono_factor,
-                  "overhead non-monotonicity: a bigger budget's overhead above F times a smaller one's")
+  cmd->add_option(
+         "--nonmono-factor", o->nonmono_factor,
+         "overhead non-monotonicity: a bigger budget's overhead above F times a smaller one's")
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
   cmd->add_flag("--refine", o->refine, "bisect each finding's budget interval (to 1/128 of it)");
-  cmd->add_flag("--bisect-bytes", o->bisect_bytes, "bisect down to adjacent budgets (1 byte); implies --refine");
+  cmd->add_flag("--bisect-bytes", o->bisect_bytes,
+                "bisect down to adjacent budgets (1 byte); implies --refine");
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--records", o->records,
-                  "analyse these sweep records (jsonl, e.g. a report's points.jsonl) instead of running a grid");
-  cmd->add_option("--report", o->report, "also write points.jsonl, scan.json, report.md and overhead.svg to DIR");
+                  "analyse these sweep records (jsonl, e.g. a report's points.jsonl) instead of "
+                  "running a grid");
+  cmd->add_option("--report", o->report,
+                  "also write points.jsonl, scan.json, report.md and overhead.svg to DIR");
   return {cmd, [o]() { return RunScanCommand(*o); }};
 }
 

@@ -46,20 +46,22 @@ std::string EndText(const FindingEnd& e, Int peak) {
 }
 
 std::string FailureText(const Diagnosis& d) {
-  if (!d.oom) return std::string("the failed end is ") + StatusName(d.record.status) + " (not an oom)";
+  if (!d.oom)
+    return std::string("the failed end is ") + StatusName(d.record.status) + " (not an oom)";
   const OomDetails& o = *d.oom;
   std::string s = d.PinnedFrontierOom() ? "pinned-frontier OOM" : "OOM (not pinned-frontier)";
-  s += ": allocating " + GroupedInt(o.request) + " B for " + o.tensor_name + " (id " + std::to_string(o.tensor) +
-       "), last started " + o.last_started_name + " (id " + std::to_string(o.last_started) + "); locked " +
-       GroupedInt(o.locked_bytes) + " B in " + std::to_string(o.locked_storages) + " storages, pool " +
-       std::to_string(o.pool_count) + " storages / " + GroupedInt(o.pool_bytes) + " B, depth " +
-       std::to_string(o.depth);
+  s += ": allocating " + GroupedInt(o.request) + " B for " + o.tensor_name + " (id " +
+       std::to_string(o.tensor) + "), last started " + o.last_started_name + " (id " +
+       std::to_string(o.last_started) + "); locked " + GroupedInt(o.locked_bytes) + " B in " +
+       std::to_string(o.locked_storages) + " storages, pool " + std::to_string(o.pool_count) +
+       " storages / " + GroupedInt(o.pool_bytes) + " B, depth " + std::to_string(o.depth);
   return s;
 }
 
 std::string Header(const ScanContext& ctx, const ScanResult& r) {
-  std::string s = ctx.config.heuristic + " on " + ctx.config.runtime + ", " + LimitText(ctx.config) + "; " +
-                  ctx.grid + ": " + std::to_string(r.points.size()) + " budgets (";
+  std::string s = ctx.config.heuristic + " on " + ctx.config.runtime + ", " +
+                  LimitText(ctx.config) + "; " + ctx.grid + ": " + std::to_string(r.points.size()) +
+                  " budgets (";
   bool first = true;
   for (const auto& [k, v] : StatusCounts(r)) {
     s += (first ? "" : ", ") + k + " " + std::to_string(v);
@@ -72,7 +74,8 @@ std::string Header(const ScanContext& ctx, const ScanResult& r) {
 
 std::string CriteriaText(const ScanContext& ctx, const ScanResult& r) {
   return "cliff: overheads >= " + ShortestDouble(ctx.settings.cliff_factor) + "x apart within " +
-         GroupedInt(r.cliff_gap) + " B (" + Fixed(IntToDouble(r.cliff_gap) / IntToDouble(ctx.baseline.peak) * 100, 3) +
+         GroupedInt(r.cliff_gap) + " B (" +
+         Fixed(IntToDouble(r.cliff_gap) / IntToDouble(ctx.baseline.peak) * 100, 3) +
          "% of peak); non-monotonic: rise > " + ShortestDouble(ctx.settings.nonmono_factor) + "x";
 }
 
@@ -83,7 +86,8 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
   j["trace"] = ctx.trace;
   j["runtime"] = ctx.config.runtime;
   j["heuristic"] = ctx.config.heuristic;
-  j["overhead_limit"] = ctx.config.overhead_limit ? Json(*ctx.config.overhead_limit) : Json(nullptr);
+  j["overhead_limit"] =
+      ctx.config.overhead_limit ? Json(*ctx.config.overhead_limit) : Json(nullptr);
   j["remat_limit"] = ctx.config.remat_limit ? IntJson(*ctx.config.remat_limit) : Json(nullptr);
   j["baseline_peak"] = IntJson(ctx.baseline.peak);
   j["baseline_compute"] = IntJson(ctx.baseline.compute);
@@ -129,20 +133,22 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
 }
 
 std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
-  std::string s = "scan of " + ctx.trace + "\n  " + Header(ctx, r) + "\n  " + CriteriaText(ctx, r) + "\n";
+  std::string s =
+      "scan of " + ctx.trace + "\n  " + Header(ctx, r) + "\n  " + CriteriaText(ctx, r) + "\n";
   if (r.findings.empty()) return s + "no findings\n";
   s += std::to_string(r.findings.size()) + " finding(s):\n";
   const Int peak = ctx.baseline.peak;
   for (size_t i = 0; i < r.findings.size(); ++i) {
     const ScanFinding& sf = r.findings[i];
-    s += "  " + std::to_string(i + 1) + ". " + FindingKindName(sf.found.kind) + ": " + EndText(sf.found.low, peak) +
-         " -> " + EndText(sf.found.high, peak);
-    if (sf.found.kind != FindingKind::kInversion) s += " (factor " + Fixed(sf.found.factor, 2) + ")";
+    s += "  " + std::to_string(i + 1) + ". " + FindingKindName(sf.found.kind) + ": " +
+         EndText(sf.found.low, peak) + " -> " + EndText(sf.found.high, peak);
+    if (sf.found.kind != FindingKind::kInversion)
+      s += " (factor " + Fixed(sf.found.factor, 2) + ")";
     s += "\n";
     if (sf.refined)
       s += "     refined: " + EndText(sf.refined->finding.low, peak) + " -> " +
-           EndText(sf.refined->finding.high, peak) + "; " + std::to_string(sf.refined->runs) + " runs, " +
-           sf.refined->stop_reason + "\n";
+           EndText(sf.refined->finding.high, peak) + "; " + std::to_string(sf.refined->runs) +
+           " runs, " + sf.refined->stop_reason + "\n";
     if (sf.failure) s += "     failure: " + FailureText(*sf.failure) + "\n";
   }
   return s;
@@ -151,7 +157,8 @@ std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
 void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanResult& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::invalid_argument(dir + ": cannot create the report directory: " + ec.message());
+  if (ec)
+    throw std::invalid_argument(dir + ": cannot create the report directory: " + ec.message());
   auto open = [&](const std::string& name) {
     std::ofstream out(dir + "/" + name, std::ios::binary | std::ios::trunc);
     if (!out) throw std::invalid_argument(dir + "/" + name + ": cannot write");
@@ -194,8 +201,10 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
     auto out = open("report.md");
     const Int peak = ctx.baseline.peak;
     out << "# Scan of `" << name << "`\n\n"
-        << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute " << GroupedInt(ctx.baseline.compute)
-        << ".\n" << CriteriaText(ctx, r) << " (non-monotonic findings are listed but not marked on the plot).\n\n"
+        << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute "
+        << GroupedInt(ctx.baseline.compute) << ".\n"
+        << CriteriaText(ctx, r)
+        << " (non-monotonic findings are listed but not marked on the plot).\n\n"
         << "![overhead against budget](overhead.svg)\n\n"
         << (zoom ? "![around the findings](overhead-zoom.svg)\n\n" : "")
         << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";
@@ -207,12 +216,13 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
         << "|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < r.findings.size(); ++i) {
       const ScanFinding& sf = r.findings[i];
-      out << "| " << i + 1 << " | " << FindingKindName(sf.found.kind) << " | " << EndText(sf.found.low, peak) << " | "
-          << EndText(sf.found.high, peak) << " | "
+      out << "| " << i + 1 << " | " << FindingKindName(sf.found.kind) << " | "
+          << EndText(sf.found.low, peak) << " | " << EndText(sf.found.high, peak) << " | "
           << (sf.found.kind == FindingKind::kInversion ? "" : Fixed(sf.found.factor, 2)) << " | "
           << (sf.refined ? EndText(sf.refined->finding.low, peak) : "") << " | "
           << (sf.refined ? EndText(sf.refined->finding.high, peak) : "") << " | "
-          << (sf.refined ? std::to_string(sf.refined->runs) + " runs, " + sf.refined->stop_reason : "")
+          << (sf.refined ? std::to_string(sf.refined->runs) + " runs, " + sf.refined->stop_reason
+                         : "")
           << (sf.failure ? (sf.refined ? "; " : "") + FailureText(*sf.failure) : "") << " |\n";
     }
   }

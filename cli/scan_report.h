@@ -16,7 +16,7 @@ struct ScanContext {
   std::string trace;  // as given
   RunConfig config;
   Baseline baseline;
-  std::string grid;   // e.g. "ratio 0.1 to 1 step 0.001"
+  std::string grid;  // e.g. "ratio 0.1 to 1 step 0.001"
   ScanSettings settings;
 };
 

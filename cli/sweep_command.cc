@@ -82,7 +82,8 @@ void CheckPair(const std::string& runtime, const std::string& heuristic) {
   if (!h || heuristic == "Heuristic") {
     std::string valid;
     for (const auto& n : HeuristicNames()) valid += " " + n;
-    throw CLI::ValidationError("--heuristics", "unknown heuristic \"" + heuristic + "\"; valid:" + valid);
+    throw CLI::ValidationError("--heuristics",
+                               "unknown heuristic \"" + heuristic + "\"; valid:" + valid);
   }
   Features have = RuntimeFeatures(*RuntimeKindFromName(runtime));
   if ((h->RequiredFeatures() & ~have) != 0)
@@ -93,7 +94,8 @@ void CheckPair(const std::string& runtime, const std::string& heuristic) {
 
 int RunSweepCommand(SweepCommandOptions& o) {
   if (!o.merge.empty()) return RunMerge(o);
-  if (o.sim.trace.empty()) throw CLI::ValidationError("TRACE", "a trace is required (or --merge FILES)");
+  if (o.sim.trace.empty())
+    throw CLI::ValidationError("TRACE", "a trace is required (or --merge FILES)");
   FinishSimulationOptions(&o.sim);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a sweep takes --from, --to and --step instead");
@@ -101,8 +103,9 @@ int RunSweepCommand(SweepCommandOptions& o) {
   const SweepFormat format = ParseSweepFormat(o.format);
   const Shard shard = ParseShard(o.shard);
   const std::vector<BudgetSpec> budgets = GridBudgets(o.grid);
-  std::vector<std::string> heuristics =
-      o.heuristics.empty() ? std::vector<std::string>{o.sim.config.heuristic} : SplitNames(o.heuristics);
+  std::vector<std::string> heuristics = o.heuristics.empty()
+                                            ? std::vector<std::string>{o.sim.config.heuristic}
+                                            : SplitNames(o.heuristics);
   if (heuristics.empty()) throw CLI::ValidationError("--heuristics", "no heuristic named");
   for (const auto& h : heuristics) CheckPair(o.sim.config.runtime, h);
   const bool with_heuristic = heuristics.size() > 1;
@@ -124,12 +127,14 @@ int RunSweepCommand(SweepCommandOptions& o) {
   if (!o.resume.empty()) {
     std::map<std::string, size_t> by_identity;
     for (size_t g = 0; g < total; ++g)
-      if (mine[g]) by_identity[ExpectedIdentity(config_of(g / nb), budgets[g % nb], baseline).dump()] = g;
+      if (mine[g])
+        by_identity[ExpectedIdentity(config_of(g / nb), budgets[g % nb], baseline).dump()] = g;
     for (auto& r : ReadRecordsJsonl(o.resume)) {
       auto it = by_identity.find(PointIdentity(r).dump());
       if (it == by_identity.end())
-        throw std::invalid_argument(o.resume + ": the record " + PointIdentity(r).dump() +
-                                    " is not a point of this sweep (other trace, grid, shard or options?)");
+        throw std::invalid_argument(
+            o.resume + ": the record " + PointIdentity(r).dump() +
+            " is not a point of this sweep (other trace, grid, shard or options?)");
       records[it->second] = std::move(r);
     }
   }
@@ -160,7 +165,8 @@ int RunSweepCommand(SweepCommandOptions& o) {
       so.jobs = EffectiveJobs(o.grid);
       so.cancel = interrupt.flag();
       so.skip.resize(nb);
-      for (size_t i = 0; i < nb; ++i) so.skip[i] = !mine[h * nb + i] || records[h * nb + i].has_value();
+      for (size_t i = 0; i < nb; ++i)
+        so.skip[i] = !mine[h * nb + i] || records[h * nb + i].has_value();
       so.on_point = [&](const SweepPoint& p, size_t, size_t) {
         records[h * nb + p.index] = p.record;
         if (to_stdout) bar.Clear();  // rows and bar may share a terminal
@@ -196,7 +202,8 @@ int RunSweepCommand(SweepCommandOptions& o) {
 }  // namespace
 
 Action AddSweepCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("sweep", "run one configuration over a grid of budgets, in budget order");
+  auto* cmd =
+      app.add_subcommand("sweep", "run one configuration over a grid of budgets, in budget order");
   auto o = std::make_shared<SweepCommandOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   cmd->get_option("TRACE")->required(false);
@@ -206,9 +213,10 @@ Action AddSweepCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output, "write to FILE (via FILE.partial) instead of stdout");
   cmd->add_option("--plot", o->plot, "also draw overhead against budget to FILE.svg");
-  cmd->add_option("--resume", o->resume,
-                  "reuse the records of this jsonl file (e.g. an interrupted sweep's output) and run "
-                  "only the missing points; may be the -o file");
+  cmd->add_option(
+      "--resume", o->resume,
+      "reuse the records of this jsonl file (e.g. an interrupted sweep's output) and run "
+      "only the missing points; may be the -o file");
   cmd->add_option("--shard", o->shard, "run only the points whose index is i modulo n (i/n)");
   cmd->add_option("--heuristics", o->heuristics,
                   "comma-separated heuristics to sweep one after the other (an ablation), instead "

@@ -109,7 +109,8 @@ std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths) 
     heuristic_order.emplace(r.config.heuristic, heuristic_order.size());
   }
   auto key = [&](const RunRecord& r) {
-    return std::make_tuple(heuristic_order[r.config.heuristic], r.budget, r.config.ratio.value_or(-1.0));
+    return std::make_tuple(heuristic_order[r.config.heuristic], r.budget,
+                           r.config.ratio.value_or(-1.0));
   };
   std::stable_sort(all.begin(), all.end(),
                    [&](const RunRecord& a, const RunRecord& b) { return key(a) < key(b); });
@@ -117,7 +118,8 @@ std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths) 
   for (auto& r : all) {
     if (!out.empty() && key(out.back()) == key(r)) {
       if (RecordToJson(out.back()) != RecordToJson(r))
-        throw std::invalid_argument("two different records for one point: " + PointIdentity(r).dump());
+        throw std::invalid_argument("two different records for one point: " +
+                                    PointIdentity(r).dump());
       continue;
     }
     out.push_back(std::move(r));

@@ -19,9 +19,12 @@ const char* kErrorColor = "#555555";
 std::vector<PlotBand> StatusBands(const std::vector<double>& xs, const std::vector<Status>& st) {
   std::vector<PlotBand> out;
   const size_t n = xs.size();
-  auto left = [&](size_t i) { return i > 0 ? (xs[i - 1] + xs[i]) / 2 : xs[i] - (n > 1 ? (xs[1] - xs[0]) / 2 : 0.5); };
+  auto left = [&](size_t i) {
+    return i > 0 ? (xs[i - 1] + xs[i]) / 2 : xs[i] - (n > 1 ? (xs[1] - xs[0]) / 2 : 0.5);
+  };
   auto right = [&](size_t i) {
-    return i + 1 < n ? (xs[i] + xs[i + 1]) / 2 : xs[i] + (n > 1 ? (xs[n - 1] - xs[n - 2]) / 2 : 0.5);
+    return i + 1 < n ? (xs[i] + xs[i + 1]) / 2
+                     : xs[i] + (n > 1 ? (xs[n - 1] - xs[n - 2]) / 2 : 0.5);
   };
   for (size_t i = 0; i < n;) {
     if (st[i] == Status::kOk) {
@@ -30,7 +33,9 @@ std::vector<PlotBand> StatusBands(const std::vector<double>& xs, const std::vect
     }
     size_t j = i;
     while (j + 1 < n && st[j + 1] == st[i]) ++j;
-    const char* color = st[i] == Status::kOom ? kOomColor : st[i] == Status::kThrashed ? kThrashedColor : kErrorColor;
+    const char* color = st[i] == Status::kOom        ? kOomColor
+                        : st[i] == Status::kThrashed ? kThrashedColor
+                                                     : kErrorColor;
     out.push_back(PlotBand{left(i), right(j), color, std::string(StatusName(st[i]))});
     i = j + 1;
   }
@@ -66,8 +71,8 @@ LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Find
     std::vector<Status> st;
     for (const RunRecord* r : groups[order[h]]) {
       double x = x_of(r->config.ratio, r->budget);
-      s.points.emplace_back(x, r->status == Status::kOk ? r->Overhead()
-                                                        : std::numeric_limits<double>::quiet_NaN());
+      s.points.emplace_back(
+          x, r->status == Status::kOk ? r->Overhead() : std::numeric_limits<double>::quiet_NaN());
       xs.push_back(x);
       st.push_back(r->status);
     }
@@ -86,8 +91,9 @@ LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Find
       label += " " + std::string(StatusName(f.low.status)) + "->" + StatusName(f.high.status);
     else
       label += " " + Fixed(f.low.overhead, 2) + "x->" + Fixed(f.high.overhead, 2) + "x";
-    const char* color = f.kind == FindingKind::kInversion ? "#b00000"
-                        : f.kind == FindingKind::kRegimeCliff ? "#6a3d9a" : "#33691e";
+    const char* color = f.kind == FindingKind::kInversion     ? "#b00000"
+                        : f.kind == FindingKind::kRegimeCliff ? "#6a3d9a"
+                                                              : "#33691e";
     plot.markers.push_back(PlotMarker{x, label, color, FindingKindName(f.kind)});
   }
   return plot;

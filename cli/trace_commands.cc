@@ -8,34 +8,39 @@
 namespace dtrcheck {
 
 Action AddTracePathCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("trace-path", "print the absolute path of a verified public trace");
+  auto* cmd =
+      app.add_subcommand("trace-path", "print the absolute path of a verified public trace");
   auto name = std::make_shared<std::string>();
   cmd->add_option("NAME", *name, "trace name: " + PublicTraceNames())->required();
   return {cmd, [name]() -> int {
-    std::cout << LocatePublicTrace(*name) << "\n";  // throws TraceLocateError: exit 2
-    return 0;
-  }};
+            std::cout << LocatePublicTrace(*name) << "\n";  // throws TraceLocateError: exit 2
+            return 0;
+          }};
 }
 
 Action AddTracesCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("traces", "list the public traces, where they are, and whether they verify");
+  auto* cmd = app.add_subcommand("traces",
+                                 "list the public traces, where they are, and whether they verify");
   return {cmd, []() -> int {
-    bool all_verified = true;
-    for (const auto& t : PublicTraces()) {
-      LocatedTrace found = InspectPublicTrace(t.name);
-      const char* check = found.check == TraceCheck::kVerified   ? "verified"
-                          : found.check == TraceCheck::kMismatch ? "SHA-256-MISMATCH"
-                                                                 : "missing";
-      all_verified = all_verified && found.check == TraceCheck::kVerified;
-      std::cout << t.name << "\t" << (found.path.empty() ? "-" : found.path) << "\t" << check << "\n";
-    }
-    if (!all_verified) {
-      std::cerr << "dtrcheck: not every trace is present and verified; searched:";
-      for (const auto& dir : TraceSearchPath()) std::cerr << "\n  " << dir.path << "  [" << dir.origin << "]";
-      std::cerr << "\nrun traces/fetch_traces.sh on a machine with internet access, or set DTRCHECK_TRACES\n";
-    }
-    return all_verified ? 0 : 1;
-  }};
+            bool all_verified = true;
+            for (const auto& t : PublicTraces()) {
+              LocatedTrace found = InspectPublicTrace(t.name);
+              const char* check = found.check == TraceCheck::kVerified   ? "verified"
+                                  : found.check == TraceCheck::kMismatch ? "SHA-256-MISMATCH"
+                                                                         : "missing";
+              all_verified = all_verified && found.check == TraceCheck::kVerified;
+              std::cout << t.name << "\t" << (found.path.empty() ? "-" : found.path) << "\t"
+                        << check << "\n";
+            }
+            if (!all_verified) {
+              std::cerr << "dtrcheck: not every trace is present and verified; searched:";
+              for (const auto& dir : TraceSearchPath())
+                std::cerr << "\n  " << dir.path << "  [" << dir.origin << "]";
+              std::cerr << "\nrun traces/fetch_traces.sh on a machine with internet access, or set "
+                           "DTRCHECK_TRACES\n";
+            }
+            return all_verified ? 0 : 1;
+          }};
 }
 
 }  // namespace dtrcheck

@@ -82,7 +82,9 @@ OnFinding Mode() {
     if (m == "abort") return OnFinding::kAbort;
     if (m == "claim") return OnFinding::kClaim;
     if (m == "print") return OnFinding::kPrint;
-    std::fprintf(stderr, "pathology_fuzzer: DTRCHECK_FUZZ_ON_FINDING=%s: expected abort, claim or print\n", text);
+    std::fprintf(stderr,
+                 "pathology_fuzzer: DTRCHECK_FUZZ_ON_FINDING=%s: expected abort, claim or print\n",
+                 text);
     std::exit(2);
   }();
   return mode;
@@ -95,7 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzCase c = DecodeFuzzCase(data, size);
   FuzzCheck check = CheckFuzzCase(c, Options());
   for (const FuzzFinding& f : check.findings) {
-    bool first = Mode() == OnFinding::kPrint ? printed.insert(f.signature).second : Claim(f, data, size);
+    bool first =
+        Mode() == OnFinding::kPrint ? printed.insert(f.signature).second : Claim(f, data, size);
     if (!first) continue;
     std::fprintf(stderr, "dtrcheck-finding: %s\ndtrcheck-signature: %s\n%s", f.Describe().c_str(),
                  f.signature.c_str(), DescribeFuzzCase(c).c_str());

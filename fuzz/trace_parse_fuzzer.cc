@@ -16,7 +16,8 @@
 #include "fuzz/lib/trace_input_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string why = dtrcheck::CheckTraceInput(std::string_view(reinterpret_cast<const char*>(data), size));
+  std::string why =
+      dtrcheck::CheckTraceInput(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!why.empty()) {
     std::fprintf(stderr, "trace_parse_fuzzer: %s\n", why.c_str());
     std::abort();

@@ -10,7 +10,8 @@ void InvariantObserver::CheckMemory(const char* where) {
   if (!rt_ || !budget_) return;
   if (rt_->memory_usage() > *budget_)
     Violation(std::string("resident ") + IntToString(rt_->memory_usage()) + " > budget " +
-              IntToString(*budget_) + " at " + where + " (clock " + IntToString(rt_->clock()) + ")");
+              IntToString(*budget_) + " at " + where + " (clock " + IntToString(rt_->clock()) +
+              ")");
 }
 
 void InvariantObserver::OnCommand(size_t) { CheckMemory("a schedule command"); }
@@ -29,7 +30,8 @@ void InvariantObserver::OnEvict(Int clock, TensorId root_id) {
   // not a policy eviction.
   const bool banished = rt_->kind() == RuntimeKind::kV1 && s.ref_ext == 0;
   if (s.pinned && !banished)
-    Violation("evicted pinned storage " + std::to_string(root_id) + " (clock " + IntToString(clock) + ")");
+    Violation("evicted pinned storage " + std::to_string(root_id) + " (clock " +
+              IntToString(clock) + ")");
   CheckMemory("an eviction");
 }
 

@@ -27,7 +27,8 @@ TraceGenLimits SmallTraces() {
 
 // simrd refuses a pair when the heuristic needs a feature the runtime lacks;
 // Simulate then throws std::invalid_argument (as the oracle exits 2).
-std::optional<RunRecord> SimulateIfAccepted(const Graph& g, const RunConfig& c, const Baseline& base,
+std::optional<RunRecord> SimulateIfAccepted(const Graph& g, const RunConfig& c,
+                                            const Baseline& base,
                                             RuntimeObserver* observer = nullptr) {
   try {
     return Simulate(g, c, base, observer);

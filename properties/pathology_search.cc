@@ -24,7 +24,8 @@ std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySea
       findings = FindInversions(points);
       break;
     case TraceProperty::kCliff:
-      findings = FindRegimeCliffs(points, search.factor, GapFromFractionOfPeak(search.cliff_gap, baseline.peak));
+      findings = FindRegimeCliffs(points, search.factor,
+                                  GapFromFractionOfPeak(search.cliff_gap, baseline.peak));
       break;
     case TraceProperty::kOverhead:
       if (baseline.compute == 0) return std::nullopt;
@@ -40,7 +41,8 @@ std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySea
     spec.hi = BudgetSpec::Ratio(*f.high.ratio);
     if (search.property == TraceProperty::kPinnedOom) {
       if (f.high.status != Status::kOom) continue;
-      if (!Diagnose(graph, WithBudget(search.config, spec.hi), baseline).PinnedFrontierOom()) continue;
+      if (!Diagnose(graph, WithBudget(search.config, spec.hi), baseline).PinnedFrontierOom())
+        continue;
     }
     return spec;
   }

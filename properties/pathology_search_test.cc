@@ -113,8 +113,9 @@ void ExpectFoundShrunkAndConfirmed(TraceProperty property, uint64_t seed) {
   EXPECT_TRUE(check.holds) << check.summary;
   std::cout << "  witness: " << check.summary << "\n";
 
-  std::filesystem::path file = std::filesystem::temp_directory_path() /
-                               ("dtrcheck_shrunk_" + std::string(TracePropertyName(property)) + ".log");
+  std::filesystem::path file =
+      std::filesystem::temp_directory_path() /
+      ("dtrcheck_shrunk_" + std::string(TracePropertyName(property)) + ".log");
   WriteTraceLogFile(o.shrunk, file.string());
   SimrdConfirmation simrd = ConfirmWithSimrd(file.string(), o.witness, check);
   if (!simrd.available) {

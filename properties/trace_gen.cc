@@ -19,18 +19,24 @@ struct Edit {
   NumberRef number;
 };
 
-std::optional<TraceLog> Apply(const TraceLog& log, const std::vector<size_t>& units, const Edit& e) {
+std::optional<TraceLog> Apply(const TraceLog& log, const std::vector<size_t>& units,
+                              const Edit& e) {
   switch (e.kind) {
     case Edit::kRemoveChunk: {
       std::vector<bool> remove(log.instrs.size(), false);
       for (size_t u = e.a; u < e.b; ++u) remove[units[u]] = true;
       return RemoveWithDependents(log, remove);
     }
-    case Edit::kRemoveResult: return RemoveResult(log, e.a, e.b);
-    case Edit::kRemoveArgument: return RemoveArgument(log, e.a, e.b);
-    case Edit::kContract: return Contract(log, e.a);
-    case Edit::kMerge: return MergeIntoPrevious(log, e.a);
-    case Edit::kNumber: return WithNumber(log, e.number, e.value);
+    case Edit::kRemoveResult:
+      return RemoveResult(log, e.a, e.b);
+    case Edit::kRemoveArgument:
+      return RemoveArgument(log, e.a, e.b);
+    case Edit::kContract:
+      return Contract(log, e.a);
+    case Edit::kMerge:
+      return MergeIntoPrevious(log, e.a);
+    case Edit::kNumber:
+      return WithNumber(log, e.number, e.value);
   }
   return std::nullopt;
 }
@@ -47,13 +53,16 @@ std::vector<Edit> Edits(const TraceLog& log, const std::vector<size_t>& units) {
   }
   for (size_t k = log.instrs.size(); k-- > 0;) {
     const TraceInstr& i = log.instrs[k];
-    for (size_t r = i.results.size(); i.op == TraceOp::kCall && r-- > 0;) edits.push_back({Edit::kRemoveResult, k, r, 0, {}});
+    for (size_t r = i.results.size(); i.op == TraceOp::kCall && r-- > 0;)
+      edits.push_back({Edit::kRemoveResult, k, r, 0, {}});
     for (size_t a = i.args.size(); a-- > 0;) edits.push_back({Edit::kRemoveArgument, k, a, 0, {}});
     if (i.op == TraceOp::kCall) edits.push_back({Edit::kContract, k, 0, 0, {}});
-    if (i.op == TraceOp::kCall || i.op == TraceOp::kConstant) edits.push_back({Edit::kMerge, k, 0, 0, {}});
+    if (i.op == TraceOp::kCall || i.op == TraceOp::kConstant)
+      edits.push_back({Edit::kMerge, k, 0, 0, {}});
   }
   for (const NumberRef& ref : Numbers(log))
-    for (Int v : SimplerNumbers(GetNumber(log, ref))) edits.push_back({Edit::kNumber, 0, 0, v, ref});
+    for (Int v : SimplerNumbers(GetNumber(log, ref)))
+      edits.push_back({Edit::kNumber, 0, 0, v, ref});
   return edits;
 }
 
@@ -80,21 +89,23 @@ namespace {
 // per kept edit (quadratic); resuming makes it behave like ddmin, and the
 // wrap-around still tries every edit before the shrinking ends.
 rc::Shrinkable<TraceLog> ResumingShrinkable(std::shared_ptr<const TraceLog> log, size_t cursor) {
-  return rc::shrinkable::lambda([log] { return *log; }, [log, cursor] {
-    auto units = std::make_shared<const std::vector<size_t>>(RemovableInstructions(*log));
-    auto edits = std::make_shared<const std::vector<Edit>>(Edits(*log, *units));
-    const size_t n = edits->size();
-    auto tried = rc::seq::map(rc::seq::range<size_t>(0, n), [=](size_t k) {
-      const size_t i = (cursor + k) % n;
-      std::optional<rc::Shrinkable<TraceLog>> out;
-      std::optional<TraceLog> candidate = Apply(*log, *units, (*edits)[i]);
-      if (candidate && CheckBindings(*candidate).empty())
-        out = ResumingShrinkable(std::make_shared<const TraceLog>(std::move(*candidate)), i);
-      return out;
-    });
-    auto kept = rc::seq::filter(std::move(tried), [](const auto& s) { return s.has_value(); });
-    return rc::seq::map(std::move(kept), [](const auto& s) { return *s; });
-  });
+  return rc::shrinkable::lambda(
+      [log] { return *log; },
+      [log, cursor] {
+        auto units = std::make_shared<const std::vector<size_t>>(RemovableInstructions(*log));
+        auto edits = std::make_shared<const std::vector<Edit>>(Edits(*log, *units));
+        const size_t n = edits->size();
+        auto tried = rc::seq::map(rc::seq::range<size_t>(0, n), [=](size_t k) {
+          const size_t i = (cursor + k) % n;
+          std::optional<rc::Shrinkable<TraceLog>> out;
+          std::optional<TraceLog> candidate = Apply(*log, *units, (*edits)[i]);
+          if (candidate && CheckBindings(*candidate).empty())
+            out = ResumingShrinkable(std::make_shared<const TraceLog>(std::move(*candidate)), i);
+          return out;
+        });
+        auto kept = rc::seq::filter(std::move(tried), [](const auto& s) { return s.has_value(); });
+        return rc::seq::map(std::move(kept), [](const auto& s) { return *s; });
+      });
 }
 
 }  // namespace
@@ -102,24 +113,28 @@ rc::Shrinkable<TraceLog> ResumingShrinkable(std::shared_ptr<const TraceLog> log,
 rc::Gen<TraceLog> GenTrace(const TraceGenLimits& limits) {
   rc::Gen<GeneratorParams> params = GenParams(limits);
   return rc::Gen<TraceLog>([params](const rc::Random& random, int size) {
-    return ResumingShrinkable(std::make_shared<const TraceLog>(GenerateTrace(params(random, size).value())), 0);
+    return ResumingShrinkable(
+        std::make_shared<const TraceLog>(GenerateTrace(params(random, size).value())), 0);
   });
 }
 
 rc::Seq<TraceLog> ShrinkTrace(const TraceLog& log) {
   auto shared = std::make_shared<const TraceLog>(log);
   auto units = std::make_shared<const std::vector<size_t>>(RemovableInstructions(log));
-  auto candidates = rc::seq::map(rc::seq::fromContainer(Edits(log, *units)), [shared, units](const Edit& e) {
-    std::optional<TraceLog> out = Apply(*shared, *units, e);
-    if (out && !CheckBindings(*out).empty()) out.reset();
-    return out;
-  });
-  auto valid = rc::seq::filter(std::move(candidates), [](const std::optional<TraceLog>& t) { return t.has_value(); });
+  auto candidates =
+      rc::seq::map(rc::seq::fromContainer(Edits(log, *units)), [shared, units](const Edit& e) {
+        std::optional<TraceLog> out = Apply(*shared, *units, e);
+        if (out && !CheckBindings(*out).empty()) out.reset();
+        return out;
+      });
+  auto valid = rc::seq::filter(std::move(candidates),
+                               [](const std::optional<TraceLog>& t) { return t.has_value(); });
   return rc::seq::map(std::move(valid), [](const std::optional<TraceLog>& t) { return *t; });
 }
 
 void showValue(const TraceLog& log, std::ostream& os) {
-  os << "trace of " << log.instrs.size() << " instructions, " << log.NumOperators() << " operators:\n"
+  os << "trace of " << log.instrs.size() << " instructions, " << log.NumOperators()
+     << " operators:\n"
      << TraceLogText(log);
 }
 

@@ -57,10 +57,14 @@ Json OracleConfig(const RunConfig& c) {
   j["runtime"] = c.runtime;
   j["heuristic"] = c.heuristic;
   j["baseline_runtime"] = c.baseline_runtime;
-  if (c.ratio) j["ratio"] = *c.ratio;
-  else if (c.budget) j["budget"] = IntJson(*c.budget);
-  if (c.overhead_limit) j["overhead_limit"] = *c.overhead_limit;
-  else if (c.remat_limit) j["remat_limit"] = IntJson(*c.remat_limit);
+  if (c.ratio)
+    j["ratio"] = *c.ratio;
+  else if (c.budget)
+    j["budget"] = IntJson(*c.budget);
+  if (c.overhead_limit)
+    j["overhead_limit"] = *c.overhead_limit;
+  else if (c.remat_limit)
+    j["remat_limit"] = IntJson(*c.remat_limit);
   if (c.seed) j["seed"] = IntJson(*c.seed);
   if (c.stats) j["stats"] = true;
   return j;
@@ -76,8 +80,9 @@ std::vector<Json> RunOracle(const std::string& trace, const std::vector<Json>& c
     if (!out) throw std::runtime_error("cannot write " + configs_file.string());
   }
   std::string python = Env("PYTHON");
-  std::string command = ShellQuote(python.empty() ? "python3" : python) + " " + ShellQuote(OracleScript()) +
-                        " batch " + ShellQuote(trace) + " --configs " + ShellQuote(configs_file.string());
+  std::string command = ShellQuote(python.empty() ? "python3" : python) + " " +
+                        ShellQuote(OracleScript()) + " batch " + ShellQuote(trace) + " --configs " +
+                        ShellQuote(configs_file.string());
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {
     fs::remove(configs_file);
@@ -100,13 +105,15 @@ std::vector<Json> RunOracle(const std::string& trace, const std::vector<Json>& c
     try {
       records.push_back(Json::parse(line));
     } catch (const Json::parse_error&) {
-      throw std::runtime_error("the oracle printed a line that is not JSON: " + line.substr(0, 200));
+      throw std::runtime_error("the oracle printed a line that is not JSON: " +
+                               line.substr(0, 200));
     }
   }
   if (records.size() != configs.size())
-    throw std::runtime_error("the oracle printed " + std::to_string(records.size()) + " records for " +
-                             std::to_string(configs.size()) + " configurations (exit status " +
-                             std::to_string(status) + "): " + command);
+    throw std::runtime_error("the oracle printed " + std::to_string(records.size()) +
+                             " records for " + std::to_string(configs.size()) +
+                             " configurations (exit status " + std::to_string(status) +
+                             "): " + command);
   return records;
 }
 

@@ -27,7 +27,8 @@ TraceProperty TracePropertyFromName(const std::string& name) {
   const auto& names = TracePropertyNames();
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<TraceProperty>(i);
-  throw std::invalid_argument("unknown property \"" + name + "\"; valid: inversion, cliff, pinned-oom, overhead");
+  throw std::invalid_argument("unknown property \"" + name +
+                              "\"; valid: inversion, cliff, pinned-oom, overhead");
 }
 
 const char* TracePropertyName(TraceProperty p) {
@@ -36,7 +37,8 @@ const char* TracePropertyName(TraceProperty p) {
 
 void ValidatePropertySpec(const PropertySpec& spec) {
   if (!spec.lo && spec.property != TraceProperty::kPinnedOom)
-    throw std::invalid_argument(std::string(TracePropertyName(spec.property)) + " needs two budgets (lo and hi)");
+    throw std::invalid_argument(std::string(TracePropertyName(spec.property)) +
+                                " needs two budgets (lo and hi)");
   if (spec.lo && spec.lo->ratio.has_value() != spec.hi.ratio.has_value())
     throw std::invalid_argument("lo and hi must both be ratios or both be bytes");
   if (!(spec.factor >= 1.0)) throw std::invalid_argument("the factor must be >= 1");
@@ -87,8 +89,9 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
       check.holds = !FindInversions(points).empty();
       break;
     case TraceProperty::kCliff:
-      check.holds = overhead_defined &&
-                    !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
+      check.holds =
+          overhead_defined &&
+          !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
       break;
     case TraceProperty::kOverhead:
       check.holds = overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
@@ -97,7 +100,8 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
       check.holds = check.diagnosis->PinnedFrontierOom() &&
                     (points.size() == 1 || points[0].status() == Status::kOk);
       if (check.diagnosis->oom)
-        check.summary += check.diagnosis->PinnedFrontierOom() ? " (pinned frontier)" : " (evictable pool not empty)";
+        check.summary += check.diagnosis->PinnedFrontierOom() ? " (pinned frontier)"
+                                                              : " (evictable pool not empty)";
       break;
   }
   return check;

@@ -29,17 +29,18 @@ namespace dtrcheck {
 
 enum class TraceProperty { kInversion, kCliff, kPinnedOom, kOverhead };
 
-const std::vector<std::string>& TracePropertyNames();  // "inversion", "cliff", "pinned-oom", "overhead"
+const std::vector<std::string>&
+TracePropertyNames();  // "inversion", "cliff", "pinned-oom", "overhead"
 // Throws std::invalid_argument listing the names.
 TraceProperty TracePropertyFromName(const std::string& name);
 const char* TracePropertyName(TraceProperty p);
 
 struct PropertySpec {
   TraceProperty property = TraceProperty::kInversion;
-  RunConfig config;                // runtime, heuristic, limits; the budget is set per run
-  std::optional<BudgetSpec> lo;    // required except for pinned-oom
+  RunConfig config;              // runtime, heuristic, limits; the budget is set per run
+  std::optional<BudgetSpec> lo;  // required except for pinned-oom
   BudgetSpec hi;
-  double factor = 2.0;             // cliff and overhead
+  double factor = 2.0;  // cliff and overhead
 };
 
 // Throws std::invalid_argument for a spec that cannot be checked (missing
@@ -48,9 +49,9 @@ void ValidatePropertySpec(const PropertySpec& spec);
 
 struct PropertyCheck {
   bool holds = false;
-  std::string summary;          // one line: what was seen at each budget
+  std::string summary;  // one line: what was seen at each budget
   Baseline baseline;
-  std::vector<RunRecord> runs;  // lo (if given) then hi
+  std::vector<RunRecord> runs;         // lo (if given) then hi
   std::optional<Diagnosis> diagnosis;  // pinned-oom: of the run at hi
 };
 

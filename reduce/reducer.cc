@@ -40,8 +40,8 @@ class Reducer {
 
   void Report() {
     if (!options_.on_progress) return;
-    options_.on_progress(ReduceProgress{pass_, round_, tests_, current_.instrs.size(),
-                                        current_.NumOperators()});
+    options_.on_progress(
+        ReduceProgress{pass_, round_, tests_, current_.instrs.size(), current_.NumOperators()});
   }
 
   // Evaluates a candidate; adopts it if the property still holds.
@@ -152,7 +152,8 @@ class Reducer {
 
 }  // namespace
 
-ReduceResult Reduce(const TraceLog& start, const TracePredicate& interesting, const ReduceOptions& options) {
+ReduceResult Reduce(const TraceLog& start, const TracePredicate& interesting,
+                    const ReduceOptions& options) {
   return Reducer(start, interesting, options).Run();
 }
 

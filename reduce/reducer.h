@@ -28,11 +28,11 @@
 namespace dtrcheck {
 
 struct ReduceProgress {
-  const char* pass = "";   // "ddmin", "edges", "contract", "merge", "numbers"
-  size_t round = 0;        // 1-based round of the five passes
-  size_t tests = 0;        // candidates evaluated so far
-  size_t instructions = 0; // of the current trace
-  size_t operators = 0;    // CONSTANT + CALL + MUTATE of the current trace
+  const char* pass = "";    // "ddmin", "edges", "contract", "merge", "numbers"
+  size_t round = 0;         // 1-based round of the five passes
+  size_t tests = 0;         // candidates evaluated so far
+  size_t instructions = 0;  // of the current trace
+  size_t operators = 0;     // CONSTANT + CALL + MUTATE of the current trace
 };
 
 struct ReduceOptions {

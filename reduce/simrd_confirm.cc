@@ -13,12 +13,15 @@ bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecor
   for (const auto& p : points)
     if (p.status() == Status::kError) return false;
   if (points.size() == 2 && !(points[0].budget() < points[1].budget())) return false;
-  const bool overhead_defined = !records.empty() && records[0].baseline.compute > 0;  // see reduce_property.cc
+  const bool overhead_defined =
+      !records.empty() && records[0].baseline.compute > 0;  // see reduce_property.cc
   switch (spec.property) {
-    case TraceProperty::kInversion: return !FindInversions(points).empty();
+    case TraceProperty::kInversion:
+      return !FindInversions(points).empty();
     case TraceProperty::kCliff:
       return points.size() == 2 && overhead_defined &&
-             !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
+             !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget())
+                  .empty();
     case TraceProperty::kOverhead:
       return overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
     case TraceProperty::kPinnedOom:
@@ -64,7 +67,8 @@ SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const Property
       if (c.records[i].contains("error")) throw std::runtime_error("simrd: " + c.records[i].dump());
       simrd.push_back(RecordFromJson(c.records[i]));
       if (i < ours.runs.size())
-        for (const auto& f : DifferingFields(RecordToJson(ours.runs[i]), c.records[i], spec.config.heuristic))
+        for (const auto& f :
+             DifferingFields(RecordToJson(ours.runs[i]), c.records[i], spec.config.heuristic))
           c.differences.push_back("run " + std::to_string(i) + ": " + f);
     }
     if (ours.runs.size() != simrd.size()) c.differences.push_back("number of runs");

@@ -10,13 +10,20 @@ namespace {
 
 const char* OpName(TraceOp op) {
   switch (op) {
-    case TraceOp::kConstant: return "CONSTANT";
-    case TraceOp::kCopy: return "COPY";
-    case TraceOp::kCopyFrom: return "COPY_FROM";
-    case TraceOp::kRelease: return "RELEASE";
-    case TraceOp::kCall: return "CALL";
-    case TraceOp::kMutate: return "MUTATE";
-    case TraceOp::kAnnotate: return "ANNOTATE";
+    case TraceOp::kConstant:
+      return "CONSTANT";
+    case TraceOp::kCopy:
+      return "COPY";
+    case TraceOp::kCopyFrom:
+      return "COPY_FROM";
+    case TraceOp::kRelease:
+      return "RELEASE";
+    case TraceOp::kCall:
+      return "CALL";
+    case TraceOp::kMutate:
+      return "MUTATE";
+    case TraceOp::kAnnotate:
+      return "ANNOTATE";
   }
   return "?";
 }
@@ -25,14 +32,22 @@ const char* OpName(TraceOp op) {
 template <typename F>
 void ForEachUse(const TraceInstr& i, F f) {
   switch (i.op) {
-    case TraceOp::kCopy: f(i.src); break;
-    case TraceOp::kCopyFrom: f(i.src); f(i.dst); break;
-    case TraceOp::kRelease: f(i.name); break;
+    case TraceOp::kCopy:
+      f(i.src);
+      break;
+    case TraceOp::kCopyFrom:
+      f(i.src);
+      f(i.dst);
+      break;
+    case TraceOp::kRelease:
+      f(i.name);
+      break;
     case TraceOp::kCall:
     case TraceOp::kMutate:
       for (const auto& a : i.args) f(a);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -40,12 +55,17 @@ void ForEachUse(const TraceInstr& i, F f) {
 template <typename F>
 void ForEachDefinition(const TraceInstr& i, F f) {
   switch (i.op) {
-    case TraceOp::kConstant: f(i.name); break;
-    case TraceOp::kCopy: f(i.dst); break;
+    case TraceOp::kConstant:
+      f(i.name);
+      break;
+    case TraceOp::kCopy:
+      f(i.dst);
+      break;
     case TraceOp::kCall:
       for (const auto& r : i.results) f(r.name);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -104,18 +124,23 @@ std::string CheckBindings(const TraceLog& log) {
         define_tensor(i.name);
         bind(i.name, i.name);
         break;
-      case TraceOp::kCopy: bind(i.dst, bound[i.src]); break;
+      case TraceOp::kCopy:
+        bind(i.dst, bound[i.src]);
+        break;
       case TraceOp::kCopyFrom:
         // simrd releases dst's tensor before taking src's: onto itself, that
         // drops the last reference first (its get() then asserts).
         if (i.dst == i.src) fail("COPY_FROM of a name onto itself");
         bound[i.dst] = bound[i.src];
         break;
-      case TraceOp::kRelease: bound.erase(i.name); break;
+      case TraceOp::kRelease:
+        bound.erase(i.name);
+        break;
       case TraceOp::kCall:
         if (i.results.empty()) fail("a CALL needs results");
         for (const auto& r : i.results) {
-          if (r.alias < -1 || r.alias >= static_cast<int32_t>(i.args.size())) fail("bad ALIAS index");
+          if (r.alias < -1 || r.alias >= static_cast<int32_t>(i.args.size()))
+            fail("bad ALIAS index");
           define_tensor(r.name);
           bind(r.name, r.name);
         }
@@ -134,7 +159,8 @@ std::string CheckBindings(const TraceLog& log) {
           for (int32_t m : i.mutate) bound[i.args[m]] += "$";
         break;
       }
-      case TraceOp::kAnnotate: break;
+      case TraceOp::kAnnotate:
+        break;
     }
     if (!error.empty()) return error;
   }
@@ -170,13 +196,16 @@ std::optional<TraceLog> RemoveArgument(const TraceLog& log, size_t instr, size_t
   if (instr >= log.instrs.size()) return std::nullopt;
   TraceLog out = log;
   TraceInstr& i = out.instrs[instr];
-  if ((i.op != TraceOp::kCall && i.op != TraceOp::kMutate) || arg >= i.args.size()) return std::nullopt;
+  if ((i.op != TraceOp::kCall && i.op != TraceOp::kMutate) || arg >= i.args.size())
+    return std::nullopt;
   const int32_t a = static_cast<int32_t>(arg);
   if (std::find(i.mutate.begin(), i.mutate.end(), a) != i.mutate.end()) return std::nullopt;
   i.args.erase(i.args.begin() + a);
   for (auto& r : i.results) {
-    if (r.alias == a) r.alias = -1;
-    else if (r.alias > a) r.alias -= 1;
+    if (r.alias == a)
+      r.alias = -1;
+    else if (r.alias > a)
+      r.alias -= 1;
   }
   for (auto& m : i.mutate)
     if (m > a) m -= 1;
@@ -186,7 +215,8 @@ std::optional<TraceLog> RemoveArgument(const TraceLog& log, size_t instr, size_t
 std::optional<TraceLog> RemoveResult(const TraceLog& log, size_t instr, size_t result) {
   if (instr >= log.instrs.size()) return std::nullopt;
   const TraceInstr& call = log.instrs[instr];
-  if (call.op != TraceOp::kCall || call.results.size() < 2 || result >= call.results.size()) return std::nullopt;
+  if (call.op != TraceOp::kCall || call.results.size() < 2 || result >= call.results.size())
+    return std::nullopt;
   // Removing the CALL's dependents on that one result: mark the result dead by
   // removing a copy of the log in which the CALL defines only that result.
   TraceLog marked = log;

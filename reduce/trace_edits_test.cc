@@ -40,13 +40,15 @@ TEST(CheckBindings, AcceptsEveryPublicTrace) {
 }
 
 TEST(CheckBindings, FindsUseAfterReleaseRebindingAndDoubleMutation) {
-  EXPECT_EQ(CheckBindings(Log({TraceInstr::Constant("a", 8), TraceInstr::Release("a"), TraceInstr::Release("a")})),
+  EXPECT_EQ(CheckBindings(Log({TraceInstr::Constant("a", 8), TraceInstr::Release("a"),
+                               TraceInstr::Release("a")})),
             "instruction 3 (RELEASE a): a is not bound");
   EXPECT_EQ(CheckBindings(Log({TraceInstr::Constant("a", 8), TraceInstr::Copy("a", "a")})),
             "instruction 2 (COPY a): a is already bound");
   // Two names of one tensor mutated: simrd would name both results "a$".
-  TraceLog twice = Log({TraceInstr::Constant("a", 8), TraceInstr::Copy("b", "a"),
-                        TraceInstr::Mutate("f_", {"a"}, {0}, 1), TraceInstr::Mutate("g_", {"b"}, {0}, 1)});
+  TraceLog twice =
+      Log({TraceInstr::Constant("a", 8), TraceInstr::Copy("b", "a"),
+           TraceInstr::Mutate("f_", {"a"}, {0}, 1), TraceInstr::Mutate("g_", {"b"}, {0}, 1)});
   EXPECT_EQ(CheckBindings(twice), "instruction 4 (MUTATE g_): tensor a$ is defined twice");
   EXPECT_FALSE(Parses(twice));  // the parser agrees
   EXPECT_EQ(CheckBindings(Log({TraceInstr::Constant("a", 8), TraceInstr::CopyFrom("a", "a")})),
@@ -57,9 +59,10 @@ TEST(CheckBindings, FindsUseAfterReleaseRebindingAndDoubleMutation) {
 }
 
 TEST(RemoveWithDependents, TakesUsersOfRemovedNamesAlong) {
-  TraceLog log = Log({TraceInstr::Constant("w", 8), TraceInstr::Call("f", {"w"}, {{"a", 16, -1}}, 5),
-                      TraceInstr::Copy("b", "a"), TraceInstr::Call("g", {"b"}, {{"c", 16, -1}}, 5),
-                      TraceInstr::Release("a"), TraceInstr::Release("b"), TraceInstr::Release("w")});
+  TraceLog log =
+      Log({TraceInstr::Constant("w", 8), TraceInstr::Call("f", {"w"}, {{"a", 16, -1}}, 5),
+           TraceInstr::Copy("b", "a"), TraceInstr::Call("g", {"b"}, {{"c", 16, -1}}, 5),
+           TraceInstr::Release("a"), TraceInstr::Release("b"), TraceInstr::Release("w")});
   TraceLog out = RemoveWithDependents(log, {false, false, true, false, false, false, false, false});
   // Removing f: the COPY of its result, g, and the RELEASEs of a and b go too.
   EXPECT_EQ(out, Log({TraceInstr::Constant("w", 8), TraceInstr::Release("w")}));
@@ -111,21 +114,24 @@ TEST(RemoveResult, DropsOneResultAndItsUsers) {
 }
 
 TEST(Contract, ReplacesTheCallByItsFirstArgument) {
-  TraceLog log = Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1), TraceInstr::Call("g", {"a"}, {{"b", 8, -1}}, 1),
+  TraceLog log = Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1),
+                      TraceInstr::Call("g", {"a"}, {{"b", 8, -1}}, 1),
                       TraceInstr::Call("h", {"b"}, {{"c", 8, -1}}, 1), TraceInstr::Release("b"),
                       TraceInstr::Release("a")});
   auto out = Contract(log, 2);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out, Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1), TraceInstr::Call("h", {"a"}, {{"c", 8, -1}}, 1),
-                       TraceInstr::Release("a")}));
+  EXPECT_EQ(*out, Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1),
+                       TraceInstr::Call("h", {"a"}, {{"c", 8, -1}}, 1), TraceInstr::Release("a")}));
   // a released before b's last use: contracting would use a after its release.
-  TraceLog late = Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1), TraceInstr::Call("g", {"a"}, {{"b", 8, -1}}, 1),
-                       TraceInstr::Release("a"), TraceInstr::Call("h", {"b"}, {{"c", 8, -1}}, 1)});
+  TraceLog late = Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1),
+                       TraceInstr::Call("g", {"a"}, {{"b", 8, -1}}, 1), TraceInstr::Release("a"),
+                       TraceInstr::Call("h", {"b"}, {{"c", 8, -1}}, 1)});
   EXPECT_FALSE(Contract(late, 2));
 }
 
 TEST(MergeIntoPrevious, KeepsTheBytesInFewerOperators) {
-  TraceLog log = Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1), TraceInstr::Call("g", {"a"}, {{"b", 24, -1}}, 1)});
+  TraceLog log = Log({TraceInstr::Call("f", {}, {{"a", 8, -1}}, 1),
+                      TraceInstr::Call("g", {"a"}, {{"b", 24, -1}}, 1)});
   auto out = MergeIntoPrevious(log, 2);
   ASSERT_TRUE(out);
   EXPECT_EQ(*out, Log({TraceInstr::Call("f", {}, {{"a", 32, -1}}, 1)}));

@@ -19,11 +19,13 @@ std::set<int64_t> EvictedSet(const RunRecord& r) {
 
 EvictionProfile ProfileEvictions(const RunRecord& r, size_t top) {
   if (!r.config.stats)
-    throw std::invalid_argument("comparing evictions needs per-storage statistics (RunConfig::stats)");
+    throw std::invalid_argument(
+        "comparing evictions needs per-storage statistics (RunConfig::stats)");
   EvictionProfile p;
   p.evictions = r.evictions;
   p.distinct_evicted = r.distinct_evicted;
-  p.evictions_per_storage = r.distinct_evicted ? double(r.evictions) / double(r.distinct_evicted) : 0;
+  p.evictions_per_storage =
+      r.distinct_evicted ? double(r.evictions) / double(r.distinct_evicted) : 0;
   std::vector<StorageStatRow> evicted;
   for (const auto& row : r.storage_stats) {
     p.direct_remats += row.direct_remat_count;

@@ -12,11 +12,11 @@
 namespace dtrcheck {
 
 struct EvictionProfile {
-  int64_t evictions = 0;          // eviction events
-  int64_t distinct_evicted = 0;   // storages evicted at least once
+  int64_t evictions = 0;             // eviction events
+  int64_t distinct_evicted = 0;      // storages evicted at least once
   double evictions_per_storage = 0;  // evictions / distinct_evicted (0 if none)
-  int64_t direct_remats = 0;      // rematerializations asked for by the schedule's use
-  int64_t collateral_remats = 0;  // those done to rematerialize something else
+  int64_t direct_remats = 0;         // rematerializations asked for by the schedule's use
+  int64_t collateral_remats = 0;     // those done to rematerialize something else
   // The most evicted storages: evict_count descending, then root id.
   std::vector<StorageStatRow> most_evicted;
 };

@@ -20,20 +20,20 @@ using TensorId = int32_t;
 using OpId = int32_t;
 
 struct GOp {
-  Int cost = 0;                 // compute time (the log's TIME)
-  std::vector<Int> size;        // per output; 0 for aliases
-  std::vector<int32_t> alias;   // per output: index into args, or -1
+  Int cost = 0;                // compute time (the log's TIME)
+  std::vector<Int> size;       // per output; 0 for aliases
+  std::vector<int32_t> alias;  // per output: index into args, or -1
   std::vector<TensorId> args;
   std::vector<TensorId> result;
-  std::string name;             // simrd's unique name "<NAME>/<n>"
+  std::string name;  // simrd's unique name "<NAME>/<n>"
   bool bwd = false;
   bool operator==(const GOp&) const = default;
 };
 
 struct GTensor {
   OpId op = -1;
-  int32_t index = 0;            // position among the op's outputs
-  std::string name;             // the log's name (or "<name>$" for MUTATE)
+  int32_t index = 0;  // position among the op's outputs
+  std::string name;   // the log's name (or "<name>$" for MUTATE)
   Int storage_size = 0;
   bool operator==(const GTensor&) const = default;
 };
@@ -50,8 +50,8 @@ struct Graph {
   std::vector<GOp> ops;
   std::vector<GTensor> tensors;
   std::vector<Command> schedule;
-  Int compute = 0;      // simrd's g.meta['compute']: total op cost
-  Int output_ram = 0;   // g.meta['output_ram'] under OutputCondition.PREALLOCATE
+  Int compute = 0;                   // simrd's g.meta['compute']: total op cost
+  Int output_ram = 0;                // g.meta['output_ram'] under OutputCondition.PREALLOCATE
   std::vector<std::string> outputs;  // storage names of the outputs, sorted
 
   size_t NumComputes() const { return ops.size(); }

@@ -20,8 +20,8 @@ bool operator<=(const Cost& a, const Cost& b) {
 }
 
 std::string FeaturesToString(Features f) {
-  static const char* names[] = {"telemetry", "banishing", "last_access", "last_access_int",
-                                "last_evict", "eager_evict", "regions", "eq_class"};
+  static const char* names[] = {"telemetry",  "banishing",   "last_access", "last_access_int",
+                                "last_evict", "eager_evict", "regions",     "eq_class"};
   std::vector<std::string> v;
   for (int i = 0; i < 8; ++i)
     if (f & (1u << i)) v.push_back(names[i]);

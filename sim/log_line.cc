@@ -115,7 +115,8 @@ Int LogLineReader::Integer(const LogLine& l, const char* key, bool allow_minus_o
   }
   if (!value) Fail(l.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
   if (allow_minus_one) {
-    if (*value < -1) Fail(l.line, std::string("field \"") + key + "\" must be -1 or an argument index");
+    if (*value < -1)
+      Fail(l.line, std::string("field \"") + key + "\" must be -1 or an argument index");
   } else if (*value < 0) {
     Fail(l.line, std::string("field \"") + key + "\" must not be negative: " + v.dump());
   }

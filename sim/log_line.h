@@ -21,7 +21,17 @@
 namespace dtrcheck {
 
 // The INSTRUCTION of a line.
-enum class LineKind { kConstant, kMemory, kCopy, kRelease, kCall, kMutate, kAnnotate, kCopyFrom, kAlias };
+enum class LineKind {
+  kConstant,
+  kMemory,
+  kCopy,
+  kRelease,
+  kCall,
+  kMutate,
+  kAnnotate,
+  kCopyFrom,
+  kAlias
+};
 
 // The kind an INSTRUCTION value names, if any ("CALL" -> kCall).
 std::optional<LineKind> LineKindFromName(std::string_view name);

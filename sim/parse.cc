@@ -14,7 +14,9 @@ namespace dtrcheck {
 
 TraceError::TraceError(const std::string& file, long line, const std::string& message)
     : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
-      file_(file), line_(line), message_(message) {}
+      file_(file),
+      line_(line),
+      message_(message) {}
 
 namespace {
 
@@ -119,7 +121,7 @@ class Parser {
   simdjson::dom::parser fast_parsers_[kFastRing];
   Instr fast_lines_[kFastRing];
   Graph g_;
-  std::vector<int64_t> ref_;  // simrd's GTensor.meta['_ref']
+  std::vector<int64_t> ref_;                      // simrd's GTensor.meta['_ref']
   std::unordered_set<std::string> tensor_names_;  // g.tensors keys
   std::unordered_map<std::string, size_t> index_;
   std::vector<std::pair<std::string, TensorId>> map_;  // insertion-ordered tensor_map
@@ -234,13 +236,15 @@ Graph Parser::Run(std::string_view text) {
   size_t i = 0;
   if (options_.start) {
     while (true) {
-      if (i == raw.size()) Fail(line_no, "no START annotation (use --no-start for logs without one)");
+      if (i == raw.size())
+        Fail(line_no, "no START annotation (use --no-start for logs without one)");
       const Instr& in = line_at(i++);
       if (in.kind == LineKind::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
     }
   }
   auto pop = [&](const Instr& owner, const char* what) -> const Instr& {
-    if (i == raw.size()) Fail(owner.line, std::string("expected a ") + what + " line, found the end of the log");
+    if (i == raw.size())
+      Fail(owner.line, std::string("expected a ") + what + " line, found the end of the log");
     return line_at(i++);
   };
 
@@ -251,9 +255,11 @@ Graph Parser::Run(std::string_view text) {
       case LineKind::kConstant: {
         std::string name = StringField(l, "NAME");
         const Instr& m = pop(l, "MEMORY");
-        if (m.kind != LineKind::kMemory) Fail(m.line, "expected the MEMORY line of constant \"" + name + "\"");
+        if (m.kind != LineKind::kMemory)
+          Fail(m.line, "expected the MEMORY line of constant \"" + name + "\"");
         if (StringField(m, "NAME") != name)
-          Fail(m.line, "MEMORY line names \"" + StringField(m, "NAME") + "\", expected \"" + name + "\"");
+          Fail(m.line,
+               "MEMORY line names \"" + StringField(m, "NAME") + "\", expected \"" + name + "\"");
         OpId op = MakeOp(m, {}, 0, {IntField(m, "MEMORY")}, {-1}, "constant", {name});
         g_.ops[op].bwd = in_bwd;
         g_.schedule.push_back({CommandKind::kCompute, op});

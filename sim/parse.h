@@ -41,8 +41,7 @@ class TraceError : public std::runtime_error {
 };
 
 // Parses log text; `file` only names the source in errors.
-Graph ParseTrace(std::string_view text, const std::string& file,
-                 const ParseOptions& options = {});
+Graph ParseTrace(std::string_view text, const std::string& file, const ParseOptions& options = {});
 
 // Reads and parses a log file. Throws TraceError if it cannot be read.
 Graph ParseTraceFile(const std::string& path, const ParseOptions& options = {});

@@ -142,9 +142,12 @@ class DiagnosisObserver : public RuntimeObserver {
 
 const char* FindingKindName(FindingKind kind) {
   switch (kind) {
-    case FindingKind::kInversion: return "inversion";
-    case FindingKind::kOverheadNonMonotonic: return "non-monotonic";
-    case FindingKind::kRegimeCliff: return "cliff";
+    case FindingKind::kInversion:
+      return "inversion";
+    case FindingKind::kOverheadNonMonotonic:
+      return "non-monotonic";
+    case FindingKind::kRegimeCliff:
+      return "cliff";
   }
   return "?";
 }
@@ -169,7 +172,8 @@ std::vector<Finding> FindInversions(const std::vector<SweepPoint>& points) {
   return MinimalPairs(points, first, FindingKind::kInversion);
 }
 
-std::vector<Finding> FindOverheadNonMonotonic(const std::vector<SweepPoint>& points, double factor) {
+std::vector<Finding> FindOverheadNonMonotonic(const std::vector<SweepPoint>& points,
+                                              double factor) {
   CheckOrdered(points);
   CheckFactor(factor);
   std::vector<size_t> first(points.size(), kNone);
@@ -195,7 +199,8 @@ std::vector<Finding> FindRegimeCliffs(const std::vector<SweepPoint>& points, dou
     // Overhead 0 means the baseline computes nothing (0/0, RunRecord::Overhead):
     // no ratio of overheads, no cliff.
     if (!(a > 0)) continue;
-    for (size_t j = i + 1; j < points.size() && points[j].budget() - points[i].budget() <= max_gap; ++j) {
+    for (size_t j = i + 1; j < points.size() && points[j].budget() - points[i].budget() <= max_gap;
+         ++j) {
       if (!Ok(points[j]) || points[j].budget() == points[i].budget()) continue;
       const double b = points[j].overhead();
       if (!(b > 0)) continue;

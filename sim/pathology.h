@@ -80,7 +80,7 @@ struct OomDetails {
   TensorId tensor = -1;
   std::string tensor_name;
   std::string op_name;
-  Int request = 0;           // t.op.total_size: all outputs of its op
+  Int request = 0;  // t.op.total_size: all outputs of its op
   // The tensor whose materialization started last (simrd's _T_pending),
   // usually a parent of `tensor` rematerialized just before the failure.
   // background.md names this one "the tensor being computed" at ResNet-32
@@ -88,10 +88,10 @@ struct OomDetails {
   TensorId last_started = -1;
   std::string last_started_name;
   Int budget = 0;
-  Int resident = 0;          // memory_usage
-  Int pool_bytes = 0;        // the evictable pool
+  Int resident = 0;    // memory_usage
+  Int pool_bytes = 0;  // the evictable pool
   size_t pool_count = 0;
-  Int locked_bytes = 0;      // material storages with a lock or pin
+  Int locked_bytes = 0;  // material storages with a lock or pin
   size_t locked_storages = 0;
   // The tensors being materialized, outermost first (ends with `tensor`);
   // depth is the rematerialization recursion depth, chain.size() - 1.

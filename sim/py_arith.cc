@@ -22,8 +22,7 @@ using U128 = unsigned __int128;
 // A fixed-width Boost integer (no heap allocation) for a / (b * c) when the
 // product leaves 128 bits: A << k then needs up to 254 + 56 bits.
 using U512 = boost::multiprecision::number<boost::multiprecision::cpp_int_backend<
-    512, 512, boost::multiprecision::unsigned_magnitude, boost::multiprecision::unchecked,
-    void>>;
+    512, 512, boost::multiprecision::unsigned_magnitude, boost::multiprecision::unchecked, void>>;
 
 constexpr int kQuotientBits = 55;  // DBL_MANT_DIG + 2, as in CPython.
 
@@ -37,9 +36,7 @@ inline int BitLength(U128 v) {
 }
 
 // 2^e as a double, for e within the normal exponent range.
-inline double Pow2(int e) {
-  return std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52);
-}
+inline double Pow2(int e) { return std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52); }
 
 // q (at most 64 significant bits, bit 0 already carrying the sticky bit when
 // q has more than 53 bits) times 2^e. The uint64 -> double conversion rounds
@@ -130,7 +127,7 @@ double DivideMagnitudes(U128 a, U128 b) {
     // q is floor(N / D) or one more.
     U128 r = n_low - U128(q) * d;
     const U128 mask = static_cast<U128>(static_cast<Int>(r) >> 127);  // all ones if r < 0
-    q += static_cast<uint64_t>(mask);  // q - 1 when r < 0
+    q += static_cast<uint64_t>(mask);                                 // q - 1 when r < 0
     r += d & mask;
     inexact = r != 0;
   }

@@ -19,8 +19,9 @@ namespace {
 
 constexpr Int P2(int e) { return static_cast<Int>(static_cast<unsigned __int128>(1) << e); }
 constexpr Int kMin = P2(127);  // -2**127 (the shift lands on the sign bit)
-constexpr Int kMax = static_cast<Int>((static_cast<unsigned __int128>(1) << 127) - 1);  // 2**127 - 1
-constexpr Int k3Pow40 = static_cast<Int>(12157665459056928801ULL);  // 3**40
+constexpr Int kMax =
+    static_cast<Int>((static_cast<unsigned __int128>(1) << 127) - 1);  // 2**127 - 1
+constexpr Int k3Pow40 = static_cast<Int>(12157665459056928801ULL);     // 3**40
 
 std::string Hex(double d) {
   char buf[64];
@@ -29,9 +30,9 @@ std::string Hex(double d) {
 }
 
 // Bit-for-bit equality, so that 0.0 and -0.0 differ.
-#define EXPECT_SAME_DOUBLE(got, want)                                          \
-  EXPECT_EQ(std::bit_cast<uint64_t>(static_cast<double>(got)),                 \
-            std::bit_cast<uint64_t>(static_cast<double>(want)))                \
+#define EXPECT_SAME_DOUBLE(got, want)                           \
+  EXPECT_EQ(std::bit_cast<uint64_t>(static_cast<double>(got)),  \
+            std::bit_cast<uint64_t>(static_cast<double>(want))) \
       << #got << " = " << Hex(got) << ", python says " << Hex(want)
 
 TEST(PyArithTest, TrueDivideSmall) {
@@ -121,8 +122,7 @@ TEST(PyArithTest, TrueDivideByProduct) {
   // 0 / (-3 * -5)
   EXPECT_SAME_DOUBLE(TrueDivideByProduct(0, -3, -5), 0x0.0p+0);
   // 2**126 / ((2**64 + 1) * (2**64 - 1))
-  EXPECT_SAME_DOUBLE(TrueDivideByProduct(P2(126), P2(64) + 1, P2(64) - 1),
-                     0x1.0000000000000p-2);
+  EXPECT_SAME_DOUBLE(TrueDivideByProduct(P2(126), P2(64) + 1, P2(64) - 1), 0x1.0000000000000p-2);
   // (2**127 - 1) / ((2**127 - 1) * (2**127 - 1))
   EXPECT_SAME_DOUBLE(TrueDivideByProduct(kMax, kMax, kMax), 0x1.0000000000000p-127);
   // -2**127 / (-2**127 * -2**127)
@@ -136,17 +136,17 @@ TEST(PyArithTest, TrueDivideByProduct) {
 }
 
 TEST(PyArithTest, IntToDouble) {
-  EXPECT_SAME_DOUBLE(IntToDouble(0), 0x0.0p+0);                                // float(0)
-  EXPECT_SAME_DOUBLE(IntToDouble(-1), -0x1.0000000000000p+0);                  // float(-1)
-  EXPECT_SAME_DOUBLE(IntToDouble(P2(53) + 1), 0x1.0000000000000p+53);          // float(2**53 + 1)
-  EXPECT_SAME_DOUBLE(IntToDouble(P2(53) + 3), 0x1.0000000000002p+53);          // float(2**53 + 3)
-  EXPECT_SAME_DOUBLE(IntToDouble(P2(64) + P2(11)), 0x1.0000000000000p+64);     // float(2**64 + 2**11)
-  EXPECT_SAME_DOUBLE(IntToDouble(P2(64) + P2(11) + 1),                         // float(2**64 + 2**11 + 1)
+  EXPECT_SAME_DOUBLE(IntToDouble(0), 0x0.0p+0);                             // float(0)
+  EXPECT_SAME_DOUBLE(IntToDouble(-1), -0x1.0000000000000p+0);               // float(-1)
+  EXPECT_SAME_DOUBLE(IntToDouble(P2(53) + 1), 0x1.0000000000000p+53);       // float(2**53 + 1)
+  EXPECT_SAME_DOUBLE(IntToDouble(P2(53) + 3), 0x1.0000000000002p+53);       // float(2**53 + 3)
+  EXPECT_SAME_DOUBLE(IntToDouble(P2(64) + P2(11)), 0x1.0000000000000p+64);  // float(2**64 + 2**11)
+  EXPECT_SAME_DOUBLE(IntToDouble(P2(64) + P2(11) + 1),  // float(2**64 + 2**11 + 1)
                      0x1.0000000000001p+64);
-  EXPECT_SAME_DOUBLE(IntToDouble(P2(64) + 3 * P2(11)),                         // float(2**64 + 3 * 2**11)
+  EXPECT_SAME_DOUBLE(IntToDouble(P2(64) + 3 * P2(11)),  // float(2**64 + 3 * 2**11)
                      0x1.0000000000002p+64);
-  EXPECT_SAME_DOUBLE(IntToDouble(kMin), -0x1.0000000000000p+127);              // float(-(2**127))
-  EXPECT_SAME_DOUBLE(IntToDouble(kMax), 0x1.0000000000000p+127);               // float(2**127 - 1)
+  EXPECT_SAME_DOUBLE(IntToDouble(kMin), -0x1.0000000000000p+127);  // float(-(2**127))
+  EXPECT_SAME_DOUBLE(IntToDouble(kMax), 0x1.0000000000000p+127);   // float(2**127 - 1)
   // float((2**53 + 1) * 2**70)
   EXPECT_SAME_DOUBLE(IntToDouble((P2(53) + 1) * P2(70)), 0x1.0000000000000p+123);
   // float((2**53 + 1) * 2**70 + 1)
@@ -160,39 +160,39 @@ TEST(PyArithTest, IntToDouble) {
 TEST(PyArithTest, CompareIntDouble) {
   // cmp(i, x) = (i > x) - (i < x) in python.
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(CompareIntDouble(1, 1.0), 0);                       // cmp(1, 1.0)
-  EXPECT_EQ(CompareIntDouble(1, 1.5), -1);                      // cmp(1, 1.5)
-  EXPECT_EQ(CompareIntDouble(2, 1.5), 1);                       // cmp(2, 1.5)
-  EXPECT_EQ(CompareIntDouble(-1, -1.5), 1);                     // cmp(-1, -1.5)
-  EXPECT_EQ(CompareIntDouble(-2, -1.5), -1);                    // cmp(-2, -1.5)
-  EXPECT_EQ(CompareIntDouble(P2(53) + 1, 0x1p+53), 1);          // cmp(2**53 + 1, float(2**53 + 1))
-  EXPECT_EQ(CompareIntDouble(kMax, 0x1p+127), -1);              // cmp(2**127 - 1, 2.0**127)
-  EXPECT_EQ(CompareIntDouble(kMin, -0x1p+127), 0);              // cmp(-2**127, -2.0**127)
+  EXPECT_EQ(CompareIntDouble(1, 1.0), 0);               // cmp(1, 1.0)
+  EXPECT_EQ(CompareIntDouble(1, 1.5), -1);              // cmp(1, 1.5)
+  EXPECT_EQ(CompareIntDouble(2, 1.5), 1);               // cmp(2, 1.5)
+  EXPECT_EQ(CompareIntDouble(-1, -1.5), 1);             // cmp(-1, -1.5)
+  EXPECT_EQ(CompareIntDouble(-2, -1.5), -1);            // cmp(-2, -1.5)
+  EXPECT_EQ(CompareIntDouble(P2(53) + 1, 0x1p+53), 1);  // cmp(2**53 + 1, float(2**53 + 1))
+  EXPECT_EQ(CompareIntDouble(kMax, 0x1p+127), -1);      // cmp(2**127 - 1, 2.0**127)
+  EXPECT_EQ(CompareIntDouble(kMin, -0x1p+127), 0);      // cmp(-2**127, -2.0**127)
   // cmp(-2**127, math.nextafter(-2.0**127, -math.inf)); that float is -0x1.0000000000001p+127
   EXPECT_EQ(CompareIntDouble(kMin, -0x1.0000000000001p+127), 1);
   // cmp(2**127 - 1, math.nextafter(2.0**127, 0)); that float is 0x1.fffffffffffffp+126
   EXPECT_EQ(CompareIntDouble(kMax, 0x1.fffffffffffffp+126), 1);
-  EXPECT_EQ(CompareIntDouble(0, -0.0), 0);                      // cmp(0, -0.0)
-  EXPECT_EQ(CompareIntDouble(kMax, inf), -1);                   // cmp(2**127 - 1, math.inf)
-  EXPECT_EQ(CompareIntDouble(kMin, inf), -1);                   // cmp(-2**127, math.inf)
-  EXPECT_EQ(CompareIntDouble(kMax, -inf), 1);                   // cmp(2**127 - 1, -math.inf)
-  EXPECT_EQ(CompareIntDouble(kMin, -inf), 1);                   // cmp(-2**127, -math.inf)
-  EXPECT_EQ(CompareIntDouble(5, 1e300), -1);                    // cmp(5, 1e300)
-  EXPECT_EQ(CompareIntDouble(5, -1e300), 1);                    // cmp(5, -1e300)
-  EXPECT_EQ(CompareIntDouble(0, 5e-324), -1);                   // cmp(0, 5e-324)
-  EXPECT_EQ(CompareIntDouble(0, -5e-324), 1);                   // cmp(0, -5e-324)
-  EXPECT_EQ(CompareIntDouble(P2(64), 0x1p+64), 0);              // cmp(2**64, 2.0**64)
-  EXPECT_EQ(CompareIntDouble(P2(64) + 1, 0x1p+64), 1);          // cmp(2**64 + 1, 2.0**64)
-  EXPECT_EQ(CompareIntDouble(P2(64) - 1, 0x1p+64), -1);         // cmp(2**64 - 1, 2.0**64)
-  EXPECT_EQ(CompareIntDouble(-P2(64) - 1, -0x1p+64), -1);       // cmp(-2**64 - 1, -2.0**64)
+  EXPECT_EQ(CompareIntDouble(0, -0.0), 0);                 // cmp(0, -0.0)
+  EXPECT_EQ(CompareIntDouble(kMax, inf), -1);              // cmp(2**127 - 1, math.inf)
+  EXPECT_EQ(CompareIntDouble(kMin, inf), -1);              // cmp(-2**127, math.inf)
+  EXPECT_EQ(CompareIntDouble(kMax, -inf), 1);              // cmp(2**127 - 1, -math.inf)
+  EXPECT_EQ(CompareIntDouble(kMin, -inf), 1);              // cmp(-2**127, -math.inf)
+  EXPECT_EQ(CompareIntDouble(5, 1e300), -1);               // cmp(5, 1e300)
+  EXPECT_EQ(CompareIntDouble(5, -1e300), 1);               // cmp(5, -1e300)
+  EXPECT_EQ(CompareIntDouble(0, 5e-324), -1);              // cmp(0, 5e-324)
+  EXPECT_EQ(CompareIntDouble(0, -5e-324), 1);              // cmp(0, -5e-324)
+  EXPECT_EQ(CompareIntDouble(P2(64), 0x1p+64), 0);         // cmp(2**64, 2.0**64)
+  EXPECT_EQ(CompareIntDouble(P2(64) + 1, 0x1p+64), 1);     // cmp(2**64 + 1, 2.0**64)
+  EXPECT_EQ(CompareIntDouble(P2(64) - 1, 0x1p+64), -1);    // cmp(2**64 - 1, 2.0**64)
+  EXPECT_EQ(CompareIntDouble(-P2(64) - 1, -0x1p+64), -1);  // cmp(-2**64 - 1, -2.0**64)
 }
 
 TEST(PyArithTest, TruncToInt) {
-  EXPECT_TRUE(TruncToInt(2.5) == 2);            // int(2.5)
-  EXPECT_TRUE(TruncToInt(-2.5) == -2);          // int(-2.5)
-  EXPECT_TRUE(TruncToInt(-0.999) == 0);         // int(-0.999)
-  EXPECT_TRUE(TruncToInt(-12345.75) == -12345); // int(-12345.75)
-  EXPECT_TRUE(TruncToInt(0.0) == 0);            // int(0.0)
+  EXPECT_TRUE(TruncToInt(2.5) == 2);             // int(2.5)
+  EXPECT_TRUE(TruncToInt(-2.5) == -2);           // int(-2.5)
+  EXPECT_TRUE(TruncToInt(-0.999) == 0);          // int(-0.999)
+  EXPECT_TRUE(TruncToInt(-12345.75) == -12345);  // int(-12345.75)
+  EXPECT_TRUE(TruncToInt(0.0) == 0);             // int(0.0)
   // int(1e20)
   EXPECT_EQ(IntToString(TruncToInt(1e20)), "100000000000000000000");
   // int(2.0**126)
@@ -205,11 +205,11 @@ TEST(PyArithTest, TruncToInt) {
 }
 
 TEST(PyArithTest, IntToString) {
-  EXPECT_EQ(IntToString(0), "0");                                          // str(0)
-  EXPECT_EQ(IntToString(-7), "-7");                                        // str(-7)
-  EXPECT_EQ(IntToString(P2(64)), "18446744073709551616");                  // str(2**64)
-  EXPECT_EQ(IntToString(kMax), "170141183460469231731687303715884105727"); // str(2**127 - 1)
-  EXPECT_EQ(IntToString(kMin), "-170141183460469231731687303715884105728"); // str(-2**127)
+  EXPECT_EQ(IntToString(0), "0");                                            // str(0)
+  EXPECT_EQ(IntToString(-7), "-7");                                          // str(-7)
+  EXPECT_EQ(IntToString(P2(64)), "18446744073709551616");                    // str(2**64)
+  EXPECT_EQ(IntToString(kMax), "170141183460469231731687303715884105727");   // str(2**127 - 1)
+  EXPECT_EQ(IntToString(kMin), "-170141183460469231731687303715884105728");  // str(-2**127)
 }
 
 TEST(PyArithTest, ParseIntAccepts) {
@@ -232,9 +232,9 @@ TEST(PyArithTest, ParseIntRejects) {
   // spaces and '_'): an optional '-', then decimal digits, within
   // [-2**127, 2**127).
   for (const char* text : {"", "-", "+5", " 5", "5 ", "1e3", "12a", "0x10", "1_000", "--1", "1.0",
-                           "170141183460469231731687303715884105728",     // str(2**127)
-                           "-170141183460469231731687303715884105729",    // str(-2**127 - 1)
-                           "1701411834604692317316873037158841057270",    // str((2**127 - 1) * 10)
+                           "170141183460469231731687303715884105728",   // str(2**127)
+                           "-170141183460469231731687303715884105729",  // str(-2**127 - 1)
+                           "1701411834604692317316873037158841057270",  // str((2**127 - 1) * 10)
                            "99999999999999999999999999999999999999999999999999"}) {
     EXPECT_FALSE(ParseInt(text).has_value()) << '"' << text << '"';
   }

@@ -28,8 +28,8 @@ void PyRandom::InitGenrand(uint32_t s) {
 void PyRandom::Seed(Int seed) {
   // random_seed(): n = abs(arg); key = 32-bit words of n, least significant
   // first; a zero seed gives the key [0].
-  unsigned __int128 n = seed < 0 ? (unsigned __int128)0 - (unsigned __int128)seed
-                                 : (unsigned __int128)seed;
+  unsigned __int128 n =
+      seed < 0 ? (unsigned __int128)0 - (unsigned __int128)seed : (unsigned __int128)seed;
   uint32_t key[4];
   int key_length = 0;
   while (n != 0) {
@@ -54,8 +54,8 @@ void PyRandom::Seed(Int seed) {
     if (j >= key_length) j = 0;
   }
   for (int k = kN - 1; k != 0; --k) {
-    mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941U)) -
-             static_cast<uint32_t>(i);
+    mt_[i] =
+        (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
     ++i;
     if (i >= kN) {
       mt_[0] = mt_[kN - 1];

@@ -157,7 +157,8 @@ TEST(PyRandomTest, RandBelowSequence) {
   PyRandom r(42);
   std::vector<uint64_t> got;
   for (int i = 0; i < 20; ++i) got.push_back(r.RandBelow(5));
-  EXPECT_EQ(got, (std::vector<uint64_t>{0, 0, 2, 1, 1, 1, 0, 4, 0, 4, 3, 0, 0, 0, 1, 1, 4, 4, 0, 4}));
+  EXPECT_EQ(got,
+            (std::vector<uint64_t>{0, 0, 2, 1, 1, 1, 0, 4, 0, 4, 3, 0, 0, 0, 1, 1, 4, 4, 0, 4}));
 }
 
 }  // namespace

@@ -58,17 +58,30 @@ Json RecordToJson(const RunRecord& r) {
 }
 
 std::vector<std::string> ParityFields(const std::string& heuristic) {
-  std::vector<std::string> f = {"status", "budget", "remat_limit", "clock", "model_compute",
-                                "remat_compute", "max_memory", "model_const_memory",
-                                "bottleneck_memory", "heuristic_eval_count",
-                                "heuristic_access_count", "memory_usage", "evictions",
-                                "distinct_evicted", "eviction_digest", "baseline_peak",
-                                "baseline_compute", "storage_stats"};
+  std::vector<std::string> f = {"status",
+                                "budget",
+                                "remat_limit",
+                                "clock",
+                                "model_compute",
+                                "remat_compute",
+                                "max_memory",
+                                "model_const_memory",
+                                "bottleneck_memory",
+                                "heuristic_eval_count",
+                                "heuristic_access_count",
+                                "memory_usage",
+                                "evictions",
+                                "distinct_evicted",
+                                "eviction_digest",
+                                "baseline_peak",
+                                "baseline_compute",
+                                "storage_stats"};
   if (IsEqClassHeuristic(heuristic)) std::erase(f, std::string("heuristic_access_count"));
   return f;
 }
 
-std::vector<std::string> DifferingFields(const Json& a, const Json& b, const std::string& heuristic) {
+std::vector<std::string> DifferingFields(const Json& a, const Json& b,
+                                         const std::string& heuristic) {
   std::vector<std::string> out;
   for (const auto& f : ParityFields(heuristic)) {
     bool in_a = a.contains(f), in_b = b.contains(f);

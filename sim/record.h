@@ -24,7 +24,8 @@ Json RecordToJson(const RunRecord& record);
 std::vector<std::string> ParityFields(const std::string& heuristic);
 
 // The names of the parity fields where a and b differ.
-std::vector<std::string> DifferingFields(const Json& a, const Json& b, const std::string& heuristic);
+std::vector<std::string> DifferingFields(const Json& a, const Json& b,
+                                         const std::string& heuristic);
 
 }  // namespace dtrcheck
 

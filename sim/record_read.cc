@@ -21,13 +21,15 @@ Int IntField(const Json& j, const char* name) {
 
 int64_t Int64Field(const Json& j, const char* name) {
   const Json& v = Field(j, name);
-  if (!v.is_number_integer()) throw std::invalid_argument(std::string("record field \"") + name + "\" is not an integer");
+  if (!v.is_number_integer())
+    throw std::invalid_argument(std::string("record field \"") + name + "\" is not an integer");
   return v.get<int64_t>();
 }
 
 std::string StringField(const Json& j, const char* name) {
   const Json& v = Field(j, name);
-  if (!v.is_string()) throw std::invalid_argument(std::string("record field \"") + name + "\" is not a string");
+  if (!v.is_string())
+    throw std::invalid_argument(std::string("record field \"") + name + "\" is not a string");
   return v.get<std::string>();
 }
 
@@ -85,12 +87,12 @@ RunRecord RecordFromJson(const Json& j) {
   if (j.contains("storage_stats")) {
     r.config.stats = true;
     const Json& rows = j["storage_stats"];
-    if (!rows.is_array()) throw std::invalid_argument("record field \"storage_stats\" is not an array");
+    if (!rows.is_array())
+      throw std::invalid_argument("record field \"storage_stats\" is not an array");
     for (const Json& row : rows)
-      r.storage_stats.push_back(StorageStatRow{Int64Field(row, "root_id"), IntField(row, "size"),
-                                               Int64Field(row, "evict_count"),
-                                               Int64Field(row, "direct_remat_count"),
-                                               Int64Field(row, "collateral_remat_count")});
+      r.storage_stats.push_back(StorageStatRow{
+          Int64Field(row, "root_id"), IntField(row, "size"), Int64Field(row, "evict_count"),
+          Int64Field(row, "direct_remat_count"), Int64Field(row, "collateral_remat_count")});
   }
   return r;
 }

@@ -13,7 +13,9 @@ enum class Side { kLow, kHigh, kNeither };
 
 bool Failed(Status s) { return s == Status::kOom || s == Status::kThrashed; }
 
-bool IsCliff(double a, double b, double factor) { return std::max(a, b) >= factor * std::min(a, b); }
+bool IsCliff(double a, double b, double factor) {
+  return std::max(a, b) >= factor * std::min(a, b);
+}
 
 Side Classify(FindingKind kind, const RunRecord& low, const RunRecord& mid, const RunRecord& high,
               double threshold) {
@@ -40,7 +42,8 @@ FindingEnd EndOf(const RunRecord& r, size_t index) {
   return FindingEnd{index, r.config.ratio, r.budget, r.status, r.Overhead()};
 }
 
-RunRecord RunAt(const Graph& graph, const RunConfig& base, const Baseline& baseline, const FindingEnd& e) {
+RunRecord RunAt(const Graph& graph, const RunConfig& base, const Baseline& baseline,
+                const FindingEnd& e) {
   BudgetSpec spec = e.ratio ? BudgetSpec::Ratio(*e.ratio) : BudgetSpec::Bytes(e.budget);
   return Simulate(graph, WithBudget(base, spec), baseline);
 }

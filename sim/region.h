@@ -54,7 +54,7 @@ class IdSet {
     AppendNew(x);
     return true;
   }
-  bool Erase(int32_t x);   // true if erased
+  bool Erase(int32_t x);  // true if erased
 
  private:
   static constexpr size_t kLinearMax = 32;

@@ -115,7 +115,8 @@ TEST(RegionUpdate, OneStorageCycleTurnsUpdatesOff) {
 TEST(RegionUpdate, PublicTracesGiveTheWalksRecords) {
   for (const char* name : {"resnet32", "unet"}) {
     LocatedTrace t = InspectPublicTrace(name);
-    if (t.check != TraceCheck::kVerified) GTEST_SKIP() << name << " is not available (traces/README.md)";
+    if (t.check != TraceCheck::kVerified)
+      GTEST_SKIP() << name << " is not available (traces/README.md)";
     Graph g = ParseTraceFile(t.path);
     EXPECT_GT(RegionUpdates(g, 0.3), 0) << name;
     ExpectSameRecords(g, name);

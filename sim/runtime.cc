@@ -106,8 +106,8 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
   }
   banishing_ = options.kind == RuntimeKind::kV1;
   eager_ = options.kind == RuntimeKind::kV2Eager || options.kind == RuntimeKind::kV2EagerOptimized;
-  optimized_ = options.kind == RuntimeKind::kV2Optimized ||
-               options.kind == RuntimeKind::kV2EagerOptimized;
+  optimized_ =
+      options.kind == RuntimeKind::kV2Optimized || options.kind == RuntimeKind::kV2EagerOptimized;
   regions_ = optimized_ && (need & feature::kRegions);
   eq_class_ = optimized_ && (need & feature::kEqClass);
 
@@ -161,8 +161,7 @@ void Runtime::AssignStorages() {
   }
   child_storages_.Reserve(children);
   parent_storages_.Reserve(parents);
-  incremental_regions_ =
-      regions_ && acyclic && options_.region_rebuilds != RegionRebuilds::kWalk;
+  incremental_regions_ = regions_ && acyclic && options_.region_rebuilds != RegionRebuilds::kWalk;
 }
 
 std::vector<TensorId> Runtime::PendingChain() const {
@@ -210,7 +209,7 @@ void Runtime::Compute(OpId op_id) {
     t.index = i;
     t.op = op_id;
     t.ref_ext = 1;
-    const StorageId sid = tensor_storage_[id];  // AssignStorages
+    const StorageId sid = tensor_storage_[id];              // AssignStorages
     if (sid == static_cast<StorageId>(storages_.size())) {  // not an alias: a new storage
       Storage s;
       s.size = g.size[i];
@@ -417,7 +416,8 @@ void Runtime::Evict(StorageId sid) {
     std::vector<StorageId>& neighbors = evict_scratch_;  // the absorbs above are done with it
     EvictedNeighbors(sid, &neighbors);
     for (StorageId n : neighbors) {
-      Check(storages_[n].ecn_state == EcnState::kNode, "assert n.meta.get('ecn', None) is not None");
+      Check(storages_[n].ecn_state == EcnState::kNode,
+            "assert n.meta.get('ecn', None) is not None");
       eq_forest_.Merge(storages_[n].ecn, storages_[sid].ecn);
     }
   }
@@ -726,11 +726,13 @@ void Runtime::TBottleneck(TensorId id) {
 }
 
 // RuntimeV*._compute.
-void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorId>* remat_siblings) {
+void Runtime::ComputeTensor(TensorId id, bool rematerialize,
+                            std::vector<TensorId>* remat_siblings) {
   const Tensor& t = tensors_[id];
   for (TensorId p : t.parents) {
     Check(tensors_[p].defined, "a parent Tensor is undefined");
-    if (!banishing_) Check(storages_[tensors_[p].storage].material, "a parent Tensor has immaterial storage");
+    if (!banishing_)
+      Check(storages_[tensors_[p].storage].material, "a parent Tensor has immaterial storage");
   }
   const Operator& op = operators_[t.op];
   Check(!OverBudget(op.total_size), "not enough memory to compute Tensor");
@@ -751,7 +753,8 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize, std::vector<TensorI
   memory_usage_ += op.total_size;
   summary_.max_memory = std::max(summary_.max_memory, memory_usage_);
 
-  if (t.is_alias) Check(storages_[t.storage].material, "the underlying Storage of an alias was evicted");
+  if (t.is_alias)
+    Check(storages_[t.storage].material, "the underlying Storage of an alias was evicted");
   SetMaterial(t.storage, true);
   tensors_[id].defined = true;
   TCompute(id, rematerialize, true);

@@ -24,8 +24,8 @@
 #include "sim/graph.h"
 #include "sim/heuristic.h"
 #include "sim/storage_adjacency.h"
-#include "sim/tensor.h"
 #include "sim/telemetry.h"
+#include "sim/tensor.h"
 
 namespace dtrcheck {
 
@@ -65,7 +65,7 @@ class StoragePool {
 
 struct RuntimeOptions {
   RuntimeKind kind = RuntimeKind::kV2EagerOptimized;
-  std::optional<Int> budget;          // nullopt: math.inf
+  std::optional<Int> budget;           // nullopt: math.inf
   std::optional<Int> remat_limit_int;  // --remat-limit N
   std::optional<double> remat_limit;   // --overhead-limit: a Python float
   bool stats = true;                   // per-storage statistics

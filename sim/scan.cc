@@ -38,7 +38,10 @@ ScanResult RunScan(const Graph& graph, const RunConfig& config, const Baseline& 
   SweepOptions so;
   so.jobs = s.jobs;
   so.cancel = s.cancel;
-  if (s.on_progress) so.on_point = [&](const SweepPoint&, size_t done, size_t total) { s.on_progress("sweep", done, total); };
+  if (s.on_progress)
+    so.on_point = [&](const SweepPoint&, size_t done, size_t total) {
+      s.on_progress("sweep", done, total);
+    };
   SweepResult sweep = RunSweep(graph, config, baseline, budgets, so);
   if (sweep.cancelled) {
     // Findings of the finished points, nothing refined.
@@ -58,12 +61,14 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
                         std::vector<SweepPoint> points, const ScanSettings& s) {
   ScanResult result;
   result.points = std::move(points);
-  result.cliff_gap = s.cliff_bytes ? *s.cliff_bytes : GapFromFractionOfPeak(s.cliff_fraction, baseline.peak);
+  result.cliff_gap =
+      s.cliff_bytes ? *s.cliff_bytes : GapFromFractionOfPeak(s.cliff_fraction, baseline.peak);
 
   const auto& pts = result.points;
   for (auto&& list : {FindInversions(pts), FindRegimeCliffs(pts, s.cliff_factor, result.cliff_gap),
                       FindOverheadNonMonotonic(pts, s.nonmono_factor)})
-    for (const Finding& f : list) result.findings.push_back(ScanFinding{f, std::nullopt, std::nullopt});
+    for (const Finding& f : list)
+      result.findings.push_back(ScanFinding{f, std::nullopt, std::nullopt});
 
   std::mutex mu;
   size_t done = 0;
@@ -73,7 +78,8 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
     ScanFinding& sf = result.findings[i];
     const Finding& f = sf.found;
     if (s.refine) {
-      Int tolerance = s.tolerance > 0 ? s.tolerance : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
+      Int tolerance =
+          s.tolerance > 0 ? s.tolerance : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
       double threshold = f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.nonmono_factor;
       sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
     }

@@ -16,15 +16,15 @@
 namespace dtrcheck {
 
 struct ScanSettings {
-  double cliff_factor = 2.0;           // regime cliff: overheads >= this factor apart
-  double cliff_fraction = 0.001;       // ... with budgets at most this fraction of peak apart
-  std::optional<Int> cliff_bytes;      // ... or at most this many bytes apart
-  double nonmono_factor = 1.5;         // overhead non-monotonicity factor
-  bool refine = false;                 // bisect each finding
+  double cliff_factor = 2.0;       // regime cliff: overheads >= this factor apart
+  double cliff_fraction = 0.001;   // ... with budgets at most this fraction of peak apart
+  std::optional<Int> cliff_bytes;  // ... or at most this many bytes apart
+  double nonmono_factor = 1.5;     // overhead non-monotonicity factor
+  bool refine = false;             // bisect each finding
   // Bisect down to this many bytes; 0 means 1/128 of the finding's interval
   // (7 halvings), 1 means adjacent bytes.
   Int tolerance = 0;
-  bool diagnose = true;                // diagnose the failed end of each inversion
+  bool diagnose = true;  // diagnose the failed end of each inversion
   int jobs = 1;
   const std::atomic<bool>* cancel = nullptr;
   // Progress of the sweep, then of the refinement (stage is "sweep" or "refine").
@@ -39,9 +39,9 @@ struct ScanFinding {
 };
 
 struct ScanResult {
-  std::vector<SweepPoint> points;  // the finished grid points, budget order
+  std::vector<SweepPoint> points;     // the finished grid points, budget order
   std::vector<ScanFinding> findings;  // inversions, cliffs, then non-monotonic
-  Int cliff_gap = 0;               // the byte gap cliffs were searched within
+  Int cliff_gap = 0;                  // the byte gap cliffs were searched within
   // Interrupted (ScanSettings::cancel): during the sweep, findings are those
   // of the finished points and nothing is refined; during the refinement,
   // some findings have no refinement.

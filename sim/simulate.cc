@@ -9,10 +9,14 @@ namespace dtrcheck {
 
 const char* StatusName(Status s) {
   switch (s) {
-    case Status::kOk: return "ok";
-    case Status::kOom: return "oom";
-    case Status::kThrashed: return "thrashed";
-    case Status::kError: return "error";
+    case Status::kOk:
+      return "ok";
+    case Status::kOom:
+      return "oom";
+    case Status::kThrashed:
+      return "thrashed";
+    case Status::kError:
+      return "error";
   }
   return "?";
 }
@@ -32,7 +36,9 @@ std::string JoinNames(const std::vector<std::string>& names) {
 
 RuntimeKind KindOrThrow(const std::string& name) {
   auto kind = RuntimeKindFromName(name);
-  if (!kind) throw std::invalid_argument("unknown runtime \"" + name + "\"; valid: " + JoinNames(RuntimeNames()));
+  if (!kind)
+    throw std::invalid_argument("unknown runtime \"" + name +
+                                "\"; valid: " + JoinNames(RuntimeNames()));
   return *kind;
 }
 
@@ -60,8 +66,8 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
   if (IsRandomHeuristic(config.heuristic) || config.seed) rec.seed_used = config.seed.value_or(0);
   auto heuristic = MakeHeuristic(config.heuristic, rec.seed_used.value_or(0));
   if (!heuristic || config.heuristic == "Heuristic")
-    throw std::invalid_argument("unknown heuristic \"" + config.heuristic + "\"; valid: " +
-                                JoinNames(HeuristicNames()));
+    throw std::invalid_argument("unknown heuristic \"" + config.heuristic +
+                                "\"; valid: " + JoinNames(HeuristicNames()));
   if (config.budget) {
     rec.budget = *config.budget;
   } else if (config.ratio) {

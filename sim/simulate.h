@@ -24,13 +24,13 @@ struct RunConfig {
   std::string runtime = "RuntimeV2EagerOptimized";
   std::string heuristic = "DTR";
   std::string baseline_runtime = "RuntimeV2EagerOptimized";
-  std::optional<Int> budget;             // bytes
-  std::optional<double> ratio;           // of the baseline peak
-  std::optional<double> overhead_limit;  // remat_limit = compute * (X - 1)
-  std::optional<Int> remat_limit;        // absolute
-  std::optional<Int> seed;               // random.seed(S) for RandomStorage
-  bool stats = false;                    // per-storage statistics in the record
-  int64_t perturb_eviction = -1;         // testing aid, see RuntimeOptions
+  std::optional<Int> budget;                                 // bytes
+  std::optional<double> ratio;                               // of the baseline peak
+  std::optional<double> overhead_limit;                      // remat_limit = compute * (X - 1)
+  std::optional<Int> remat_limit;                            // absolute
+  std::optional<Int> seed;                                   // random.seed(S) for RandomStorage
+  bool stats = false;                                        // per-storage statistics in the record
+  int64_t perturb_eviction = -1;                             // testing aid, see RuntimeOptions
   RegionRebuilds region_rebuilds = RegionRebuilds::kUpdate;  // see RuntimeOptions
 };
 

@@ -24,7 +24,8 @@ struct Decimal {
 // ".5", "1e-3", "2.5E+1". No sign: grids are of non-negative quantities.
 Decimal ParseDecimal(std::string_view text, const char* what) {
   auto fail = [&]() -> Decimal {
-    throw std::invalid_argument(std::string(what) + ": expected a non-negative decimal number, got \"" +
+    throw std::invalid_argument(std::string(what) +
+                                ": expected a non-negative decimal number, got \"" +
                                 std::string(text) + "\"");
   };
   Decimal d;
@@ -165,9 +166,7 @@ SweepResult RunSweep(const Graph& graph, const RunConfig& base, const Baseline& 
   size_t done = 0;
   std::exception_ptr first_error;
 
-  auto stop_requested = [&] {
-    return failed.load() || (options.cancel && options.cancel->load());
-  };
+  auto stop_requested = [&] { return failed.load() || (options.cancel && options.cancel->load()); };
   auto worker = [&] {
     std::optional<CancelObserver> cancel_observer;
     if (options.cancel) cancel_observer.emplace(options.cancel);

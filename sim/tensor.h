@@ -30,7 +30,7 @@ struct Stamp {
 
 struct Operator {
   Int compute = 0;
-  const std::vector<Int>* sizes = nullptr;      // owned by the Graph's GOp
+  const std::vector<Int>* sizes = nullptr;  // owned by the Graph's GOp
   const std::vector<int32_t>* aliases = nullptr;
   const std::string* name = nullptr;
   Int total_size = 0;
@@ -63,14 +63,14 @@ struct Storage {
   Int compute = 0;  // sum of the compute of its tensors' distinct ops
   bool material = false;
   bool pinned = false;
-  bool banished = false;  // RuntimeV1
+  bool banished = false;          // RuntimeV1
   std::vector<TensorId> tensors;  // tensors[0] is the root
   int64_t ref_int = 0;
   int64_t ref_ext = 0;
   TensorId root_id = -1;
   Stamp last_access, last_access_int, last_evict;
   std::vector<TensorId> evicted_dependents;  // RuntimeV1; a set, kept sorted
-  Region region, region_rev;  // optimized runtimes with 'regions' heuristics
+  Region region, region_rev;                 // optimized runtimes with 'regions' heuristics
   EcnState ecn_state = EcnState::kAbsent;
   EqNodeId ecn = kNoEqNode;
   int32_t pool_slot = -1;  // position in the storage pool, -1 if not evictable

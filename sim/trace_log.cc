@@ -68,9 +68,12 @@ TraceInstr TraceInstr::Annotate(std::string annotation) {
 
 size_t TraceInstr::LineCount() const {
   switch (op) {
-    case TraceOp::kConstant: return 2;
-    case TraceOp::kCall: return 1 + 2 * results.size();
-    default: return 1;
+    case TraceOp::kConstant:
+      return 2;
+    case TraceOp::kCall:
+      return 1 + 2 * results.size();
+    default:
+      return 1;
   }
 }
 
@@ -97,7 +100,8 @@ class Reader {
   const LogLine& Expect(size_t i, LineKind kind, const std::string& name, long owner) const {
     const std::string what = std::string(LineKindName(kind));
     if (i >= decoded_.size())
-      lines_.Fail(owner, "expected the " + what + " line of \"" + name + "\", found the end of the log");
+      lines_.Fail(owner,
+                  "expected the " + what + " line of \"" + name + "\", found the end of the log");
     const LogLine& l = decoded_[i];
     if (l.kind != kind || lines_.String(l, "NAME") != name)
       lines_.Fail(l.line, "expected the " + what + " line of \"" + name + "\"");
@@ -133,13 +137,15 @@ TraceLog Reader::Run(std::string_view text) {
           int32_t alias = lines_.AliasIndex(a, args.size());
           results.push_back({r, lines_.Integer(m, "MEMORY"), alias});
         }
-        log.instrs.push_back(TraceInstr::Call(std::move(name), std::move(args), std::move(results), time));
+        log.instrs.push_back(
+            TraceInstr::Call(std::move(name), std::move(args), std::move(results), time));
         break;
       }
       case LineKind::kMutate: {
         std::vector<std::string> args = lines_.Names(l, "ARGS");
         std::vector<int32_t> mutate;
-        for (size_t m : lines_.MutateIndices(l, args.size())) mutate.push_back(static_cast<int32_t>(m));
+        for (size_t m : lines_.MutateIndices(l, args.size()))
+          mutate.push_back(static_cast<int32_t>(m));
         log.instrs.push_back(TraceInstr::Mutate(lines_.String(l, "NAME"), std::move(args),
                                                 std::move(mutate), lines_.Integer(l, "TIME")));
         break;
@@ -148,7 +154,8 @@ TraceLog Reader::Run(std::string_view text) {
         log.instrs.push_back(TraceInstr::Copy(lines_.String(l, "DST"), lines_.String(l, "SRC")));
         break;
       case LineKind::kCopyFrom:
-        log.instrs.push_back(TraceInstr::CopyFrom(lines_.String(l, "DST"), lines_.String(l, "SRC")));
+        log.instrs.push_back(
+            TraceInstr::CopyFrom(lines_.String(l, "DST"), lines_.String(l, "SRC")));
         break;
       case LineKind::kRelease:
         log.instrs.push_back(TraceInstr::Release(lines_.String(l, "NAME")));
@@ -166,7 +173,9 @@ TraceLog Reader::Run(std::string_view text) {
 
 }  // namespace
 
-TraceLog ReadTraceLog(std::string_view text, const std::string& file) { return Reader(file).Run(text); }
+TraceLog ReadTraceLog(std::string_view text, const std::string& file) {
+  return Reader(file).Run(text);
+}
 
 TraceLog ReadTraceLogFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -31,13 +31,15 @@ void WriteTraceLog(const TraceLog& log, std::ostream& out) {
     switch (i.op) {
       case TraceOp::kConstant:
         if (i.results.size() != 1 || i.results[0].name != i.name)
-          throw std::invalid_argument("CONSTANT \"" + i.name + "\" must have exactly its own result");
+          throw std::invalid_argument("CONSTANT \"" + i.name +
+                                      "\" must have exactly its own result");
         Emit(out, {{"INSTRUCTION", "CONSTANT"}, {"NAME", i.name}});
         EmitMemory(out, i.results[0]);
         break;
       case TraceOp::kCopy:
       case TraceOp::kCopyFrom:
-        Emit(out, {{"DST", i.dst}, {"INSTRUCTION", i.op == TraceOp::kCopy ? "COPY" : "COPY_FROM"},
+        Emit(out, {{"DST", i.dst},
+                   {"INSTRUCTION", i.op == TraceOp::kCopy ? "COPY" : "COPY_FROM"},
                    {"SRC", i.src}});
         break;
       case TraceOp::kRelease:
@@ -46,17 +48,24 @@ void WriteTraceLog(const TraceLog& log, std::ostream& out) {
       case TraceOp::kCall: {
         json results = json::array();
         for (const auto& r : i.results) results.push_back(r.name);
-        Emit(out, {{"ARGS", i.args}, {"INSTRUCTION", "CALL"}, {"NAME", i.name},
-                   {"RESULT", results}, {"TIME", IntToString(i.time)}});
+        Emit(out, {{"ARGS", i.args},
+                   {"INSTRUCTION", "CALL"},
+                   {"NAME", i.name},
+                   {"RESULT", results},
+                   {"TIME", IntToString(i.time)}});
         for (const auto& r : i.results) {
           EmitMemory(out, r);
-          Emit(out, {{"ALIAS", std::to_string(r.alias)}, {"INSTRUCTION", "ALIAS"}, {"NAME", r.name}});
+          Emit(out,
+               {{"ALIAS", std::to_string(r.alias)}, {"INSTRUCTION", "ALIAS"}, {"NAME", r.name}});
         }
         break;
       }
       case TraceOp::kMutate:
-        Emit(out, {{"ARGS", i.args}, {"INSTRUCTION", "MUTATE"}, {"MUTATE", i.mutate},
-                   {"NAME", i.name}, {"TIME", IntToString(i.time)}});
+        Emit(out, {{"ARGS", i.args},
+                   {"INSTRUCTION", "MUTATE"},
+                   {"MUTATE", i.mutate},
+                   {"NAME", i.name},
+                   {"TIME", IntToString(i.time)}});
         break;
       case TraceOp::kAnnotate:
         Emit(out, {{"ANNOTATION", i.name}, {"INSTRUCTION", "ANNOTATE"}});

@@ -29,7 +29,8 @@ void ExpectSameGraph(const Graph& a, const Graph& b) {
   }
   ASSERT_EQ(a.schedule.size(), b.schedule.size());
   for (size_t i = 0; i < a.schedule.size(); ++i)
-    EXPECT_TRUE(a.schedule[i].kind == b.schedule[i].kind && a.schedule[i].target == b.schedule[i].target)
+    EXPECT_TRUE(a.schedule[i].kind == b.schedule[i].kind &&
+                a.schedule[i].target == b.schedule[i].target)
         << "schedule command " << i;
   EXPECT_TRUE(a.compute == b.compute);
   EXPECT_TRUE(a.output_ram == b.output_ram);
@@ -87,7 +88,8 @@ TEST(TraceWriter, BuiltLogParsesToTheGraphOfTheEquivalentText) {
       TraceInstr::Copy("w2", "w"),
       TraceInstr::Release("w"),
       TraceInstr::Call("randn", {}, {{"x", 1000, -1}}, 10),
-      TraceInstr::Call("batch_norm", {"x", "w2"}, {{"y", 1000, -1}, {"v", 1000, 0}, {"m", 8, -1}}, 250),
+      TraceInstr::Call("batch_norm", {"x", "w2"}, {{"y", 1000, -1}, {"v", 1000, 0}, {"m", 8, -1}},
+                       250),
       TraceInstr::Mutate("relu_", {"y", "m"}, {0}, 30),
       TraceInstr::Annotate("BACKWARD"),
       TraceInstr::Call("relu_backward", {"y"}, {{"g", 1000, -1}}, 40),
@@ -103,7 +105,8 @@ TEST(TraceWriter, NonCanonicalInputIsNormalisedWithoutChangingTheGraph) {
   // Integers instead of strings, spaces, unsorted keys, an unknown key, CRLF.
   const char* text =
       "{\"INSTRUCTION\": \"ANNOTATE\", \"ANNOTATION\": \"START\"}\r\n"
-      "{\"INSTRUCTION\": \"CALL\", \"NAME\": \"f\", \"ARGS\": [], \"RESULT\": [\"a\"], \"TIME\": 5, \"X\": 1}\n"
+      "{\"INSTRUCTION\": \"CALL\", \"NAME\": \"f\", \"ARGS\": [], \"RESULT\": [\"a\"], \"TIME\": "
+      "5, \"X\": 1}\n"
       "{\"INSTRUCTION\": \"MEMORY\", \"NAME\": \"a\", \"MEMORY\": 12}\n"
       "{\"INSTRUCTION\": \"ALIAS\", \"NAME\": \"a\", \"ALIAS\": -1}  \n";
   TraceLog log = ReadTraceLog(text, "loose");
@@ -128,12 +131,14 @@ TEST(TraceWriter, ReaderErrorsNameFileAndLine) {
   EXPECT_EQ(ErrorOf("{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"a\"}\n"
                     "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"1\",\"NAME\":\"b\"}\n"),
             "bad.log:2: expected the MEMORY line of \"a\"");
-  EXPECT_EQ(ErrorOf("{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}\n"
+  EXPECT_EQ(ErrorOf("{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],"
+                    "\"TIME\":\"1\"}\n"
                     "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"1\",\"NAME\":\"a\"}\n"),
             "bad.log:1: expected the ALIAS line of \"a\", found the end of the log");
   EXPECT_EQ(ErrorOf("{\"INSTRUCTION\":\"RELEASE\",\"NAME\":\"a\"}\n{\"INSTRUCTION\":\"FOO\"}\n"),
             "bad.log:2: unknown instruction \"FOO\"");
-  EXPECT_EQ(ErrorOf("{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"x\"}\n"),
+  EXPECT_EQ(ErrorOf("{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],"
+                    "\"TIME\":\"x\"}\n"),
             "bad.log:1: field \"TIME\" is not an integer: \"x\"");
 }
 
@@ -152,7 +157,8 @@ TEST(TraceWriter, ReaderErrorsAreParseTracesErrors) {
       "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"-4\",\"NAME\":\"c\"}\n",
       "{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"c\"}\n"
       "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"99999999999999999999\",\"NAME\":\"c\"}\n",
-      "{\"ARGS\":\"x\",\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}\n",
+      "{\"ARGS\":\"x\",\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}"
+      "\n",
       "{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":[]}\n",
       "{\"ARGS\":[],\"INSTRUCTION\":\"MUTATE\",\"MUTATE\":[0],\"NAME\":\"f_\",\"TIME\":\"1\"}\n",
       "{\"ARGS\":[],\"INSTRUCTION\":\"CALL\",\"NAME\":\"f\",\"RESULT\":[\"a\"],\"TIME\":\"1\"}\n"

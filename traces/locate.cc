@@ -6,8 +6,8 @@
 #include <fstream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
+#include <nlohmann/json.hpp>
 
 namespace dtrcheck {
 
@@ -85,7 +85,8 @@ std::vector<TraceDir> TraceSearchPath() {
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);
   if (!ec)
-    dirs.push_back({Absolute(cwd / ".." / "shared" / "traces"), "current directory (../shared/traces)"});
+    dirs.push_back(
+        {Absolute(cwd / ".." / "shared" / "traces"), "current directory (../shared/traces)"});
   std::string home = EnvOr("HOME", ".");
   std::string cache = EnvOr("XDG_CACHE_HOME", (fs::path(home) / ".cache").string());
   dirs.push_back({Absolute(fs::path(cache) / "dtrcheck" / "traces"),
@@ -109,7 +110,8 @@ std::string Sha256OfFile(const std::string& path) {
   std::vector<char> buffer(1 << 16);
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    if (in.gcount() > 0) EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(in.gcount()));
+    if (in.gcount() > 0)
+      EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(in.gcount()));
   }
   if (in.bad()) throw TraceLocateError(path + ": read error");
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -127,8 +129,8 @@ std::string Sha256OfFile(const std::string& path) {
 LocatedTrace InspectPublicTrace(std::string_view name) {
   const PublicTrace* trace = FindPublicTrace(name);
   if (!trace)
-    throw TraceLocateError("unknown trace \"" + std::string(name) + "\"; known traces: " +
-                           PublicTraceNames());
+    throw TraceLocateError("unknown trace \"" + std::string(name) +
+                           "\"; known traces: " + PublicTraceNames());
   LocatedTrace found;
   found.trace = trace;
   for (const auto& dir : TraceSearchPath()) {
@@ -137,7 +139,8 @@ LocatedTrace InspectPublicTrace(std::string_view name) {
     found.path = p.string();
     found.origin = dir.origin;
     found.actual_sha256 = Sha256OfFile(found.path);
-    found.check = found.actual_sha256 == trace->sha256 ? TraceCheck::kVerified : TraceCheck::kMismatch;
+    found.check =
+        found.actual_sha256 == trace->sha256 ? TraceCheck::kVerified : TraceCheck::kMismatch;
     break;
   }
   return found;
@@ -154,9 +157,10 @@ std::string LocatePublicTrace(std::string_view name) {
                            "traces/fetch_traces.sh on a machine with internet access.");
   }
   if (found.check == TraceCheck::kMismatch)
-    throw TraceLocateError(found.path + ": SHA-256 mismatch for trace " + t.name + ": expected " +
-                           t.sha256 + ", found " + found.actual_sha256 +
-                           " (the file is not simrd's log; re-fetch it with traces/fetch_traces.sh)");
+    throw TraceLocateError(
+        found.path + ": SHA-256 mismatch for trace " + t.name + ": expected " + t.sha256 +
+        ", found " + found.actual_sha256 +
+        " (the file is not simrd's log; re-fetch it with traces/fetch_traces.sh)");
   return found.path;
 }
 

@@ -38,7 +38,7 @@ struct PublicTrace {
   std::string file;    // file name inside the trace directory
   std::string sha256;  // lowercase hex
   bool has_start = true;
-  std::string model;   // simrd's manifest name, e.g. "ResNet-32 (56)"
+  std::string model;  // simrd's manifest name, e.g. "ResNet-32 (56)"
 };
 
 // The traces of traces/manifest.json, in manifest order.
@@ -62,10 +62,10 @@ enum class TraceCheck { kVerified, kMismatch, kMissing };
 
 struct LocatedTrace {
   const PublicTrace* trace = nullptr;
-  std::string path;          // absolute; empty when missing
-  std::string origin;        // which search-path entry held it
+  std::string path;    // absolute; empty when missing
+  std::string origin;  // which search-path entry held it
   TraceCheck check = TraceCheck::kMissing;
-  std::string actual_sha256; // when the file was read
+  std::string actual_sha256;  // when the file was read
 };
 
 // Finds a trace without throwing on a missing or mismatching file (for

@@ -23,7 +23,10 @@ class ScopedEnv {
     setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1); else unsetenv(name_);
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
   }
 
  private:
@@ -32,7 +35,8 @@ class ScopedEnv {
 };
 
 fs::path ScratchDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("dtrcheck_locate_test_" + name + "_" + std::to_string(getpid()));
+  fs::path dir =
+      fs::temp_directory_path() / ("dtrcheck_locate_test_" + name + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -58,7 +58,9 @@ class Reader {
   std::string path_;
 };
 
-ArchivedRun RunOf(const RunRecord& r) { return ArchivedRun{StatusName(r.status), r.Overhead(), r.budget}; }
+ArchivedRun RunOf(const RunRecord& r) {
+  return ArchivedRun{StatusName(r.status), r.Overhead(), r.budget};
+}
 
 std::string DescribeRun(const ArchivedRun& r) {
   std::string s = r.status;
@@ -151,7 +153,8 @@ ArchiveReplay ReplayInSimrd(const ArchivedFinding& f) {
   return out;
 }
 
-std::string DescribeReplay(const ArchivedFinding& f, const ArchiveReplay& r, const std::string& who) {
+std::string DescribeReplay(const ArchivedFinding& f, const ArchiveReplay& r,
+                           const std::string& who) {
   std::string s = f.kind + " " + fs::path(f.manifest).parent_path().string() + ": ";
   if (!r.available) return s + "not replayed in " + who + ": " + r.detail;
   s += r.holds ? "still holds in " + who : "GONE in " + who + " (" + r.detail + ")";

@@ -29,8 +29,8 @@ struct ArchivedRun {
 struct ArchivedFinding {
   std::string manifest, trace;  // paths
   std::string id, kind;
-  PropertySpec spec;                   // budgets as archived (ratios of the trace's peak)
-  std::vector<ArchivedRun> expected;   // lo (if any) then hi
+  PropertySpec spec;                  // budgets as archived (ratios of the trace's peak)
+  std::vector<ArchivedRun> expected;  // lo (if any) then hi
 };
 
 // Throws std::invalid_argument naming the manifest and the field.
@@ -51,7 +51,8 @@ ArchiveReplay ReplayInSimrd(const ArchivedFinding& f);
 
 // "inversion corpus/inversion/<id>: holds" or, when it does not, which run
 // changed and how: expected vs got status, overhead and budget per run.
-std::string DescribeReplay(const ArchivedFinding& f, const ArchiveReplay& r, const std::string& who);
+std::string DescribeReplay(const ArchivedFinding& f, const ArchiveReplay& r,
+                           const std::string& who);
 
 }  // namespace dtrcheck
 

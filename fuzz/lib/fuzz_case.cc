@@ -22,7 +22,12 @@ struct LayerRange {
   int lo, hi;
 };
 constexpr std::array<LayerRange, 6> kLayers = {{
-    {"chain", 1, 10}, {"resnet", 1, 6}, {"unet", 1, 4}, {"lstm", 1, 8}, {"tree", 1, 6}, {"dag", 4, 48},
+    {"chain", 1, 10},
+    {"resnet", 1, 6},
+    {"unet", 1, 4},
+    {"lstm", 1, 8},
+    {"tree", 1, 6},
+    {"dag", 4, 48},
 }};
 constexpr int kMaxTreeLeaves = 16;
 constexpr std::array<int64_t, 4> kBaseBytes = {4096, 65536, 1 << 20, 1 << 24};
@@ -39,13 +44,15 @@ const LayerRange& RangeOf(const std::string& shape) {
 // Depth d with width^d <= kMaxTreeLeaves, at most `layers`.
 int TreeDepth(int layers, int width) {
   int depth = 0;
-  for (int64_t leaves = 1; depth < layers && leaves * width <= kMaxTreeLeaves; ++depth) leaves *= width;
+  for (int64_t leaves = 1; depth < layers && leaves * width <= kMaxTreeLeaves; ++depth)
+    leaves *= width;
   return std::max(depth, 1);
 }
 
 std::string Milli(int milli) {
   std::ostringstream s;
-  s << milli / 1000 << '.' << char('0' + milli / 100 % 10) << char('0' + milli / 10 % 10) << char('0' + milli % 10);
+  s << milli / 1000 << '.' << char('0' + milli / 100 % 10) << char('0' + milli / 10 % 10)
+    << char('0' + milli % 10);
   return s.str();
 }
 
@@ -59,7 +66,9 @@ size_t IndexOf(const std::array<T, N>& table, T value, const char* what) {
 }  // namespace
 
 std::string FuzzCase::GridFrom() const { return Milli(grid_from_milli); }
-std::string FuzzCase::GridTo() const { return Milli(grid_from_milli + (grid_points - 1) * grid_step_milli); }
+std::string FuzzCase::GridTo() const {
+  return Milli(grid_from_milli + (grid_points - 1) * grid_step_milli);
+}
 std::string FuzzCase::GridStep() const { return Milli(grid_step_milli); }
 std::vector<double> FuzzCase::Ratios() const { return RatioGrid(GridFrom(), GridTo(), GridStep()); }
 
@@ -104,7 +113,8 @@ std::string EncodeFuzzCase(const FuzzCase& c) {
   if (c.trace.seed > 0xffffffffu) throw std::invalid_argument("fuzz case: seed above 2^32");
   for (int i = 0; i < 4; ++i) b[1 + i] = static_cast<char>(c.trace.seed >> (8 * i) & 0xff);
   const LayerRange& range = RangeOf(c.trace.shape);
-  if (c.trace.layers < range.lo || c.trace.layers > range.hi) throw std::invalid_argument("fuzz case: layers");
+  if (c.trace.layers < range.lo || c.trace.layers > range.hi)
+    throw std::invalid_argument("fuzz case: layers");
   b[5] = static_cast<char>(c.trace.layers - range.lo);
   if (c.trace.width < 1 || c.trace.width > 3) throw std::invalid_argument("fuzz case: width");
   b[6] = static_cast<char>(c.trace.width - 1);
@@ -115,9 +125,11 @@ std::string EncodeFuzzCase(const FuzzCase& c) {
   while (pair < pairs.size() &&
          !(pairs[pair].runtime == c.config.runtime && pairs[pair].heuristic == c.config.heuristic))
     ++pair;
-  if (pair == pairs.size() || pair > 255) throw std::invalid_argument("fuzz case: runtime/heuristic pair");
+  if (pair == pairs.size() || pair > 255)
+    throw std::invalid_argument("fuzz case: runtime/heuristic pair");
   b[8] = static_cast<char>(pair);
-  b[9] = static_cast<char>(IndexOf(kLimits, c.config.overhead_limit.value_or(0.0), "overhead limit"));
+  b[9] =
+      static_cast<char>(IndexOf(kLimits, c.config.overhead_limit.value_or(0.0), "overhead limit"));
   if (c.config.seed) throw std::invalid_argument("fuzz case: no seed is encodable");
 
   int from = c.grid_from_milli - kMinFrom;
@@ -125,7 +137,8 @@ std::string EncodeFuzzCase(const FuzzCase& c) {
   b[11] = static_cast<char>(from & 0xff);
   b[12] = static_cast<char>(from >> 8);
   b[13] = static_cast<char>(IndexOf(kSteps, c.grid_step_milli, "grid step"));
-  if (c.grid_points < 2 || c.grid_points > kMaxPoints) throw std::invalid_argument("fuzz case: grid points");
+  if (c.grid_points < 2 || c.grid_points > kMaxPoints)
+    throw std::invalid_argument("fuzz case: grid points");
   b[14] = static_cast<char>(c.grid_points - 2);
   return b;
 }
@@ -134,8 +147,11 @@ TraceLog FuzzCaseTrace(const FuzzCase& c) { return GenerateTrace(c.trace); }
 
 Json FuzzCaseToJson(const FuzzCase& c) {
   Json j;
-  j["generator"] = {{"shape", c.trace.shape}, {"seed", c.trace.seed}, {"layers", c.trace.layers},
-                    {"width", c.trace.width}, {"base_bytes", c.trace.base_bytes}};
+  j["generator"] = {{"shape", c.trace.shape},
+                    {"seed", c.trace.seed},
+                    {"layers", c.trace.layers},
+                    {"width", c.trace.width},
+                    {"base_bytes", c.trace.base_bytes}};
   Json config;
   config["runtime"] = c.config.runtime;
   config["heuristic"] = c.config.heuristic;
@@ -143,20 +159,25 @@ Json FuzzCaseToJson(const FuzzCase& c) {
   if (c.config.overhead_limit) config["overhead_limit"] = *c.config.overhead_limit;
   if (c.config.seed) config["seed"] = IntJson(*c.config.seed);
   j["config"] = config;
-  j["grid"] = {{"from", c.GridFrom()}, {"to", c.GridTo()}, {"step", c.GridStep()}, {"points", c.grid_points}};
+  j["grid"] = {{"from", c.GridFrom()},
+               {"to", c.GridTo()},
+               {"step", c.GridStep()},
+               {"points", c.grid_points}};
   return j;
 }
 
 std::string DescribeFuzzCase(const FuzzCase& c) {
   std::ostringstream s;
-  s << "trace:     dtrcheck gen --shape " << c.trace.shape << " --seed " << c.trace.seed << " --layers "
-    << c.trace.layers << " --width " << c.trace.width << " --base-bytes " << c.trace.base_bytes << "\n"
+  s << "trace:     dtrcheck gen --shape " << c.trace.shape << " --seed " << c.trace.seed
+    << " --layers " << c.trace.layers << " --width " << c.trace.width << " --base-bytes "
+    << c.trace.base_bytes << "\n"
     << "config:    --runtime " << c.config.runtime << " --heuristic " << c.config.heuristic;
-  if (c.config.overhead_limit) s << " --overhead-limit " << ShortestDouble(*c.config.overhead_limit);
+  if (c.config.overhead_limit)
+    s << " --overhead-limit " << ShortestDouble(*c.config.overhead_limit);
   if (c.config.seed) s << " --seed " << IntToString(*c.config.seed);
   s << "\n"
-    << "grid:      --from " << c.GridFrom() << " --to " << c.GridTo() << " --step " << c.GridStep() << " ("
-    << c.grid_points << " budgets)\n";
+    << "grid:      --from " << c.GridFrom() << " --to " << c.GridTo() << " --step " << c.GridStep()
+    << " (" << c.grid_points << " budgets)\n";
   return s.str();
 }
 

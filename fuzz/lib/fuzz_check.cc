@@ -49,7 +49,8 @@ FuzzCheckOptions FuzzCheckOptionsFromEnv() {
   FuzzCheckOptions o;
   o.cliff_factor = EnvDouble("DTRCHECK_FUZZ_CLIFF_FACTOR", o.cliff_factor, 1.0, 1e300, false);
   o.cliff_gap = EnvDouble("DTRCHECK_FUZZ_CLIFF_GAP", o.cliff_gap, 0.0, 1.0, true);
-  double every = EnvDouble("DTRCHECK_FUZZ_CHECK_REGIONS_EVERY", o.check_regions_every, 0.0, 1e6, false);
+  double every =
+      EnvDouble("DTRCHECK_FUZZ_CHECK_REGIONS_EVERY", o.check_regions_every, 0.0, 1e6, false);
   if (every != static_cast<int>(every))
     throw std::invalid_argument("DTRCHECK_FUZZ_CHECK_REGIONS_EVERY: not a whole number");
   o.check_regions_every = static_cast<int>(every);
@@ -81,7 +82,8 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
     FuzzFinding f;
     f.kind = "simrd-error";
     f.runs.kind = FindingKind::kInversion;
-    f.runs.low = f.runs.high = FindingEnd{p.index, p.record.config.ratio, p.budget(), p.status(), 0};
+    f.runs.low = f.runs.high =
+        FindingEnd{p.index, p.record.config.ratio, p.budget(), p.status(), 0};
     f.detail = p.record.message;
     f.signature = "simrd-error|" + PairAndShape(c) + "|" + p.record.message.substr(0, 80);
     out.findings.push_back(f);
@@ -124,7 +126,8 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
       f.kind = "cliff";
       f.runs = cliff;
       f.spec = SpecOf(TraceProperty::kCliff, c, cliff, options.cliff_factor);
-      int octave = std::isfinite(cliff.factor) ? static_cast<int>(std::floor(std::log2(cliff.factor))) : 99;
+      int octave =
+          std::isfinite(cliff.factor) ? static_cast<int>(std::floor(std::log2(cliff.factor))) : 99;
       f.signature = "cliff|" + PairAndShape(c) + "|x" + std::to_string(1 << std::min(octave, 30));
       out.findings.push_back(f);
     }
@@ -150,10 +153,12 @@ std::vector<std::string> ReduceArguments(const FuzzFinding& f) {
   const PropertySpec& s = *f.spec;
   std::vector<std::string> a = {"--property", TracePropertyName(s.property)};
   a.insert(a.end(), {"--lo", ShortestDouble(*s.lo->ratio), "--hi", ShortestDouble(*s.hi.ratio)});
-  if (s.property == TraceProperty::kCliff) a.insert(a.end(), {"--factor", ShortestDouble(s.factor)});
-  a.insert(a.end(), {"--runtime", s.config.runtime, "--heuristic", s.config.heuristic, "--baseline-runtime",
-                     s.config.baseline_runtime});
-  if (s.config.overhead_limit) a.insert(a.end(), {"--overhead-limit", ShortestDouble(*s.config.overhead_limit)});
+  if (s.property == TraceProperty::kCliff)
+    a.insert(a.end(), {"--factor", ShortestDouble(s.factor)});
+  a.insert(a.end(), {"--runtime", s.config.runtime, "--heuristic", s.config.heuristic,
+                     "--baseline-runtime", s.config.baseline_runtime});
+  if (s.config.overhead_limit)
+    a.insert(a.end(), {"--overhead-limit", ShortestDouble(*s.config.overhead_limit)});
   if (s.config.seed) a.insert(a.end(), {"--seed", IntToString(*s.config.seed)});
   return a;
 }

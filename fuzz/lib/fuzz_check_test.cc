@@ -24,8 +24,8 @@ const unsigned char kInversionInput[] = {0xad, 0x62, 0x16, 0x6d, 0xee, 0x3e, 0xd
 const unsigned char kCliffInput[] = {0xed, 0x24, 0x42, 0x41, 0x40, 0x59, 0x62, 0x47,
                                      0x90, 0x77, 0x03, 0x26, 0xf4, 0x21, 0xf5};
 
-void ExpectFindingsHoldForTheReducer(const unsigned char* input, size_t size, const std::string& kind,
-                                     const std::string& id) {
+void ExpectFindingsHoldForTheReducer(const unsigned char* input, size_t size,
+                                     const std::string& kind, const std::string& id) {
   FuzzCase c = DecodeFuzzCase(input, size);
   FuzzCheck check = CheckFuzzCase(c, FuzzCheckOptions{});
   Graph graph = ParseTrace(TraceLogText(FuzzCaseTrace(c)), "case");
@@ -40,7 +40,8 @@ void ExpectFindingsHoldForTheReducer(const unsigned char* input, size_t size, co
 }
 
 TEST(FuzzCheck, AnInversionAsTheReducerSeesIt) {
-  ExpectFindingsHoldForTheReducer(kInversionInput, sizeof kInversionInput, "inversion", "e2b54e03539e3bdd");
+  ExpectFindingsHoldForTheReducer(kInversionInput, sizeof kInversionInput, "inversion",
+                                  "e2b54e03539e3bdd");
 }
 
 TEST(FuzzCheck, ACliffAsTheReducerSeesIt) {
@@ -57,14 +58,16 @@ TEST(FuzzCheck, AStricterFactorDropsTheCliff) {
 TEST(ArchivedFinding, AMissingFieldIsNamed) {
   auto dir = std::filesystem::temp_directory_path() / "dtrcheck_archived_finding_test";
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "manifest.json") << R"({"id": "x", "kind": "inversion", "property": "inversion",
+  std::ofstream(dir / "manifest.json")
+      << R"({"id": "x", "kind": "inversion", "property": "inversion",
     "trace": "trace.log", "config": {"runtime": "RuntimeV2EagerOptimized", "heuristic": "DTR",
     "baseline_runtime": "RuntimeV2EagerOptimized"}, "expected": {}})";
   try {
     ReadArchivedFinding((dir / "manifest.json").string());
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("missing field \"budgets\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("missing field \"budgets\""), std::string::npos)
+        << e.what();
   }
   std::filesystem::remove_all(dir);
 }

@@ -114,7 +114,8 @@ std::string CheckTraceInput(std::string_view text) {
     reference_error = e.what();
   }
   if (error != reference_error)
-    return "the JSON readers disagree: fast \"" + error + "\", reference \"" + reference_error + "\"";
+    return "the JSON readers disagree: fast \"" + error + "\", reference \"" + reference_error +
+           "\"";
   if (!error.empty()) return "";
   if (!(graph == reference)) return "the JSON readers build different graphs";
   try {

@@ -59,7 +59,7 @@ TEST(FindOverheadNonMonotonic, MinimalRisesBeyondTheFactor) {
   // Overheads 2.0, 1.5, 1.6, 2.0 (oom), 2.5, 1.4: with factor 1.5 the pairs
   // exceeding it are (1,4) 2.5 > 2.25; (2,4) 2.5 > 2.4. Minimal: (2,4) lies
   // inside (1,4), so only (2,4). The oom point's overhead is never used.
-  std::vector<SweepPoint> pts = {Point(10, kOk, 2.0), Point(20, kOk, 1.5), Point(30, kOk, 1.6),
+  std::vector<SweepPoint> pts = {Point(10, kOk, 2.0),  Point(20, kOk, 1.5), Point(30, kOk, 1.6),
                                  Point(40, kOom, 9.0), Point(50, kOk, 2.5), Point(60, kOk, 1.4)};
   auto fs = FindOverheadNonMonotonic(pts, 1.5);
   EXPECT_EQ(Pairs(fs), (P{{2, 4}}));
@@ -87,7 +87,8 @@ TEST(FindRegimeCliffs, NoneWhenTheBaselineComputesNothing) {
   // Overheads are 0/0 then (RunRecord::Overhead gives 0): two ok points at
   // adjacent budgets are not a cliff, whatever the factor.
   std::vector<SweepPoint> pts = {Point(100, kOk), Point(101, kOk)};
-  for (SweepPoint& p : pts) p.record.baseline.compute = p.record.model_compute = p.record.remat_compute = 0;
+  for (SweepPoint& p : pts)
+    p.record.baseline.compute = p.record.model_compute = p.record.remat_compute = 0;
   EXPECT_TRUE(FindRegimeCliffs(pts, 2.0, 10).empty());
   EXPECT_TRUE(FindOverheadNonMonotonic(pts, 1.0).empty());
 }

@@ -18,7 +18,8 @@ namespace {
 
 TEST(RecordFromJson, RoundTripsRealRecords) {
   const char* dir = std::getenv("DTRCHECK_TRACES");
-  std::string path = std::string(dir ? dir : "") + "/unet-6-8000000000.0-2020-10-1-10-57-18-default.log";
+  std::string path =
+      std::string(dir ? dir : "") + "/unet-6-8000000000.0-2020-10-1-10-57-18-default.log";
   if (!dir || !*dir || !std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
   Graph g = ParseTraceFile(path);
   Baseline b = RunBaseline(g, "RuntimeV2EagerOptimized");

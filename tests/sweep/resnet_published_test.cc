@@ -61,7 +61,7 @@ struct Stretch {
   const char* overhead;  // 3 decimals; "" for oom
 };
 const std::vector<Stretch> kPublished = {
-    {100, 101, "ok", "2.223"}, {102, 106, "oom", ""},    {107, 110, "ok", "2.077"},
+    {100, 101, "ok", "2.223"}, {102, 106, "oom", ""},     {107, 110, "ok", "2.077"},
     {111, 115, "ok", "3.212"}, {116, 119, "ok", "3.330"}, {120, 124, "ok", "2.933"},
     {125, 128, "ok", "2.924"}, {129, 133, "ok", "2.903"}, {134, 137, "ok", "2.881"},
     {138, 142, "ok", "2.667"}, {143, 146, "ok", "2.718"}, {147, 150, "ok", "1.843"}};
@@ -74,7 +74,8 @@ std::string ThreeDecimals(double v) {
 
 TEST_F(ResNetPublished, FineSweepMatchesThePublishedTable) {
   auto ratios = RatioGrid("0.100", "0.150", "0.001");
-  auto result = RunSweep(*graph_, Config(), baseline_, RatioBudgets(ratios), {.jobs = 2, .on_point = {}, .cancel = nullptr, .skip = {}});
+  auto result = RunSweep(*graph_, Config(), baseline_, RatioBudgets(ratios),
+                         {.jobs = 2, .on_point = {}, .cancel = nullptr, .skip = {}});
   ASSERT_EQ(result.points.size(), 51u);
   for (const Stretch& s : kPublished) {
     for (int m = s.from; m <= s.to; ++m) {
@@ -96,8 +97,10 @@ TEST_F(ResNetPublished, FineSweepMatchesThePublishedTable) {
 
 TEST_F(ResNetPublished, SweepIsIdenticalForOneAndTwoJobs) {
   auto budgets = RatioBudgets(RatioGrid("0.100", "0.130", "0.001"));
-  auto one = RunSweep(*graph_, Config(), baseline_, budgets, {.jobs = 1, .on_point = {}, .cancel = nullptr, .skip = {}});
-  auto two = RunSweep(*graph_, Config(), baseline_, budgets, {.jobs = 2, .on_point = {}, .cancel = nullptr, .skip = {}});
+  auto one = RunSweep(*graph_, Config(), baseline_, budgets,
+                      {.jobs = 1, .on_point = {}, .cancel = nullptr, .skip = {}});
+  auto two = RunSweep(*graph_, Config(), baseline_, budgets,
+                      {.jobs = 2, .on_point = {}, .cancel = nullptr, .skip = {}});
   ASSERT_EQ(one.points.size(), two.points.size());
   for (size_t i = 0; i < one.points.size(); ++i) {
     EXPECT_EQ(one.points[i].index, i);
@@ -149,7 +152,8 @@ TEST_F(ResNetPublished, ScanBisectsTheInversionToAdjacentBytes) {
   s.refine = true;
   s.tolerance = 1;
   s.jobs = 2;
-  auto r = RunScan(*graph_, Config(), baseline_, RatioBudgets(RatioGrid("0.100", "0.104", "0.001")), s);
+  auto r =
+      RunScan(*graph_, Config(), baseline_, RatioBudgets(RatioGrid("0.100", "0.104", "0.001")), s);
   ASSERT_EQ(r.findings.size(), 1u);
   const ScanFinding& f = r.findings[0];
   ASSERT_TRUE(f.refined.has_value());

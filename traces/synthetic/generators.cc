@@ -73,7 +73,8 @@ class Model {
     Value lsm = b_.Op1("_log_softmax", {logits}, b_.Bytes(logits), Cheap(), Save::kOutputs);
     b_.Release(logits);
     Value target = b_.Input(Small());
-    auto outs = b_.Op("nll_loss_forward", {lsm, target}, {{4, true}, {4, false}}, Cheap(), Save::kBoth);
+    auto outs =
+        b_.Op("nll_loss_forward", {lsm, target}, {{4, true}, {4, false}}, Cheap(), Save::kBoth);
     b_.Release(lsm);
     b_.Release(outs[1]);
     return outs[0];
@@ -158,7 +159,8 @@ Value Unet(Model& m, int levels, int width) {
   auto convs = [&](Value x, const std::vector<Value>& keep) {
     for (int c = 0; c < width; ++c) {
       Value y = m.ConvBnRelu(x, m.Act());
-      if (std::none_of(keep.begin(), keep.end(), [&](Value k) { return k.id == x.id; })) b.Release(x);
+      if (std::none_of(keep.begin(), keep.end(), [&](Value k) { return k.id == x.id; }))
+        b.Release(x);
       x = y;
     }
     return x;
@@ -167,8 +169,9 @@ Value Unet(Model& m, int levels, int width) {
   for (int l = 0; l < levels; ++l) {
     x = convs(x, {});
     skips.push_back(x);  // kept for the way up
-    auto pooled = b.Op("max_pool2d_with_indices", {x},
-                       {{b.Bytes(x) / 4 + 4, true}, {b.Bytes(x) / 8 + 4, false}}, m.Cheap(), Save::kBoth);
+    auto pooled =
+        b.Op("max_pool2d_with_indices", {x},
+             {{b.Bytes(x) / 4 + 4, true}, {b.Bytes(x) / 8 + 4, false}}, m.Cheap(), Save::kBoth);
     b.Release(pooled[1]);
     x = pooled[0];
   }
@@ -176,7 +179,8 @@ Value Unet(Model& m, int levels, int width) {
   for (int l = levels; l-- > 0;) {
     Value up = b.Op1("upsample_bilinear2d", {x}, b.Bytes(skips[l]), m.Cheap(), Save::kNothing);
     b.Release(x);
-    Value cat = b.Op1("cat", {up, skips[l]}, b.Bytes(up) + b.Bytes(skips[l]), m.Cheap(), Save::kNothing);
+    Value cat =
+        b.Op1("cat", {up, skips[l]}, b.Bytes(up) + b.Bytes(skips[l]), m.Cheap(), Save::kNothing);
     b.Release(up);
     b.Release(skips[l]);
     x = convs(cat, {});
@@ -215,8 +219,9 @@ Value Lstm(Model& m, int steps, int stacked) {
       Value gates = b.Op1("add", {g1, g2}, 4 * hidden, m.Cheap(), Save::kNothing);
       b.Release(g1);
       b.Release(g2);
-      auto cell = b.Op("lstm_cell", {gates, c[l]}, {{hidden, true}, {hidden, true}, {4 * hidden, false}},
-                       m.Cheap(), Save::kBoth);
+      auto cell =
+          b.Op("lstm_cell", {gates, c[l]}, {{hidden, true}, {hidden, true}, {4 * hidden, false}},
+               m.Cheap(), Save::kBoth);
       b.Release(gates);
       b.Release(cell[2]);
       if (l == 0) b.Release(in);
@@ -240,7 +245,8 @@ Value Tree(Model& m, int depth, int arity) {
     if (d == 0) {
       Value word = b.Input(m.Small());
       Value x = b.Op1("embedding", {word, embedding}, hidden, m.Cheap(), Save::kInputs);
-      auto hc = b.Op("leaf_cell", {x, w_leaf}, {{hidden, true}, {hidden, true}}, m.Expensive(), Save::kBoth);
+      auto hc = b.Op("leaf_cell", {x, w_leaf}, {{hidden, true}, {hidden, true}}, m.Expensive(),
+                     Save::kBoth);
       b.Release(x);
       return {hc[0], hc[1]};
     }
@@ -250,7 +256,8 @@ Value Tree(Model& m, int depth, int arity) {
     for (auto& [kh, kc] : kids) args.push_back(kh);
     for (auto& [kh, kc] : kids) args.push_back(kc);
     args.push_back(w_node);
-    auto hc = b.Op("tree_lstm_cell", args, {{hidden, true}, {hidden, true}}, m.Expensive(), Save::kBoth);
+    auto hc =
+        b.Op("tree_lstm_cell", args, {{hidden, true}, {hidden, true}}, m.Expensive(), Save::kBoth);
     for (auto& [kh, kc] : kids) {
       b.Release(kh);
       b.Release(kc);
@@ -358,7 +365,8 @@ TraceLog GenerateTrace(const GeneratorParams& p) {
   if (p.shape == "tree") {
     int64_t leaves = 1;
     for (int d = 0; d < p.layers && leaves <= 4096; ++d) leaves *= p.width;
-    if (leaves > 4096) throw std::invalid_argument("tree: width^layers must be at most 4096 leaves");
+    if (leaves > 4096)
+      throw std::invalid_argument("tree: width^layers must be at most 4096 leaves");
   }
   // The shape and its parameters are mixed into the seed, so that traces of
   // different shapes with the same seed do not share their random numbers.

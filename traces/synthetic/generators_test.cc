@@ -24,12 +24,24 @@ Features FeaturesOf(const TraceLog& log) {
         f.tuple = f.tuple || i.results.size() > 1;
         for (const auto& r : i.results) f.alias = f.alias || r.alias != -1;
         break;
-      case TraceOp::kMutate: f.mutate = true; break;
-      case TraceOp::kCopy: f.copy = true; break;
-      case TraceOp::kCopyFrom: f.copy_from = true; break;
-      case TraceOp::kConstant: f.constant = true; break;
-      case TraceOp::kRelease: f.release = true; break;
-      case TraceOp::kAnnotate: f.backward = f.backward || i.name == "BACKWARD"; break;
+      case TraceOp::kMutate:
+        f.mutate = true;
+        break;
+      case TraceOp::kCopy:
+        f.copy = true;
+        break;
+      case TraceOp::kCopyFrom:
+        f.copy_from = true;
+        break;
+      case TraceOp::kConstant:
+        f.constant = true;
+        break;
+      case TraceOp::kRelease:
+        f.release = true;
+        break;
+      case TraceOp::kAnnotate:
+        f.backward = f.backward || i.name == "BACKWARD";
+        break;
     }
   }
   return f;
@@ -40,21 +52,36 @@ Features FeaturesOf(const TraceLog& log) {
 // that a released storage still has external references).
 void ExpectNamesUsedWhileBound(const TraceLog& log, const std::string& what) {
   std::set<std::string> bound;
-  auto use = [&](const std::string& n) { EXPECT_TRUE(bound.count(n)) << what << ": " << n << " used unbound"; };
+  auto use = [&](const std::string& n) {
+    EXPECT_TRUE(bound.count(n)) << what << ": " << n << " used unbound";
+  };
   for (const auto& i : log.instrs) {
     switch (i.op) {
-      case TraceOp::kConstant: EXPECT_TRUE(bound.insert(i.name).second) << what; break;
-      case TraceOp::kCopy: use(i.src); EXPECT_TRUE(bound.insert(i.dst).second) << what; break;
-      case TraceOp::kCopyFrom: use(i.src); use(i.dst); break;
-      case TraceOp::kRelease: use(i.name); bound.erase(i.name); break;
+      case TraceOp::kConstant:
+        EXPECT_TRUE(bound.insert(i.name).second) << what;
+        break;
+      case TraceOp::kCopy:
+        use(i.src);
+        EXPECT_TRUE(bound.insert(i.dst).second) << what;
+        break;
+      case TraceOp::kCopyFrom:
+        use(i.src);
+        use(i.dst);
+        break;
+      case TraceOp::kRelease:
+        use(i.name);
+        bound.erase(i.name);
+        break;
       case TraceOp::kCall:
         for (const auto& a : i.args) use(a);
-        for (const auto& r : i.results) EXPECT_TRUE(bound.insert(r.name).second) << what << ": " << r.name;
+        for (const auto& r : i.results)
+          EXPECT_TRUE(bound.insert(r.name).second) << what << ": " << r.name;
         break;
       case TraceOp::kMutate:
         for (const auto& a : i.args) use(a);
         break;
-      case TraceOp::kAnnotate: break;
+      case TraceOp::kAnnotate:
+        break;
     }
   }
 }

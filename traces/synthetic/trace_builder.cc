@@ -52,7 +52,8 @@ Value TraceBuilder::Input(Int bytes) {
 
 std::vector<Value> TraceBuilder::Op(const std::string& name, const std::vector<Value>& inputs,
                                     const std::vector<OutSpec>& outs, Int time, Save save) {
-  if (outs.empty()) throw std::logic_error("generator bug: an op needs an output (simrd rejects CALLs without)");
+  if (outs.empty())
+    throw std::logic_error("generator bug: an op needs an output (simrd rejects CALLs without)");
   std::vector<std::string> args;
   bool requires_grad = false;
   for (Value v : inputs) {
@@ -99,7 +100,8 @@ std::vector<Value> TraceBuilder::Split(const std::string& name, Value x, int cou
   return outputs;
 }
 
-Value TraceBuilder::InPlace(const std::string& name, Value x, const std::vector<Value>& extra, Int time) {
+Value TraceBuilder::InPlace(const std::string& name, Value x, const std::vector<Value>& extra,
+                            Int time) {
   if (values_[x.id].is_view)
     throw std::logic_error("generator bug: in-place op on a view (its storage size is its base's)");
   std::vector<std::string> args = {NameOf(x)};
@@ -136,7 +138,8 @@ void TraceBuilder::AccumulateGrad(Value v, const std::string& grad) {
     grad_[v.id] = grad;
     return;
   }
-  log_.instrs.push_back(TraceInstr::Mutate("add_", {it->second, grad}, {0}, rng_.Range(1000, 20000)));
+  log_.instrs.push_back(
+      TraceInstr::Mutate("add_", {it->second, grad}, {0}, rng_.Range(1000, 20000)));
   log_.instrs.push_back(TraceInstr::Release(grad));
 }
 
@@ -163,8 +166,8 @@ void TraceBuilder::RunBackward(const TapeEntry& e) {
     for (const auto& r : results) new_grads.push_back(r.name);
     std::vector<std::string> args = out_grads;
     args.insert(args.end(), e.saved.begin(), e.saved.end());
-    log_.instrs.push_back(TraceInstr::Call(e.name + "_backward", std::move(args), std::move(results),
-                                           BackwardTime(e.time)));
+    log_.instrs.push_back(TraceInstr::Call(e.name + "_backward", std::move(args),
+                                           std::move(results), BackwardTime(e.time)));
   }
   for (const auto& g : out_grads) log_.instrs.push_back(TraceInstr::Release(g));
   for (const auto& s : e.saved) log_.instrs.push_back(TraceInstr::Release(s));
@@ -182,7 +185,8 @@ void TraceBuilder::OptimizerStep() {
       log_.instrs.push_back(TraceInstr::Mutate("add_", {name, g}, {0}, rng_.Range(1000, 20000)));
     } else {
       std::string updated = Fresh();
-      log_.instrs.push_back(TraceInstr::Call("sub", {name, g}, {{updated, Bytes(p), -1}}, rng_.Range(1000, 20000)));
+      log_.instrs.push_back(
+          TraceInstr::Call("sub", {name, g}, {{updated, Bytes(p), -1}}, rng_.Range(1000, 20000)));
       log_.instrs.push_back(TraceInstr::CopyFrom(name, updated));
       log_.instrs.push_back(TraceInstr::Release(updated));
     }
@@ -196,7 +200,8 @@ void TraceBuilder::Backward(Value loss) {
       Release(Value{static_cast<int32_t>(i)});
   log_.instrs.push_back(TraceInstr::Annotate("BACKWARD"));
   std::string seed_grad = Fresh();
-  log_.instrs.push_back(TraceInstr::Call("ones_like", {NameOf(loss)}, {{seed_grad, Bytes(loss), -1}}, 1000));
+  log_.instrs.push_back(
+      TraceInstr::Call("ones_like", {NameOf(loss)}, {{seed_grad, Bytes(loss), -1}}, 1000));
   grad_[loss.id] = seed_grad;
   for (size_t i = tape_.size(); i-- > 0;) RunBackward(tape_[i]);
   OptimizerStep();

@@ -60,7 +60,8 @@ class TraceBuilder {
   // order. Returns the outputs.
   std::vector<Value> Op(const std::string& name, const std::vector<Value>& inputs,
                         const std::vector<OutSpec>& outs, Int time, Save save);
-  Value Op1(const std::string& name, const std::vector<Value>& inputs, Int bytes, Int time, Save save) {
+  Value Op1(const std::string& name, const std::vector<Value>& inputs, Int bytes, Int time,
+            Save save) {
     return Op(name, inputs, {{bytes, true}}, time, save)[0];
   }
   // A view of `x` (CALL with ALIAS 0): shares x's storage.

@@ -1,11 +1,11 @@
 // dtrcheck check-finding: replay archived counterexamples
-// (corpus/<kind>/<id>/manifest.json, fuzz/lib/archived_finding.h). ctest
+// (corpus/<kind>/<id>/manifest.json, analysis/archived_finding.h). ctest
 // runs it on every archived finding, in dtrcheck (label archive) and in
 // simrd (label oracle).
 #include <iostream>
 
+#include "analysis/archived_finding.h"
 #include "cli/fuzz_commands.h"
-#include "fuzz/lib/archived_finding.h"
 
 namespace dtrcheck {
 

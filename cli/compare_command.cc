@@ -5,12 +5,12 @@
 #include <map>
 #include <memory>
 
+#include "analysis/eviction_compare.h"
+#include "analysis/format.h"
+#include "analysis/sweep.h"
 #include "cli/grid_options.h"
 #include "cli/sweep_commands.h"
-#include "sim/eviction_compare.h"
-#include "sim/format.h"
-#include "sim/record.h"
-#include "sim/sweep.h"
+#include "io/record.h"
 
 namespace dtrcheck {
 

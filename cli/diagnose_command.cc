@@ -4,9 +4,9 @@
 #include <iostream>
 #include <memory>
 
+#include "analysis/pathology.h"
 #include "cli/diagnosis_report.h"
 #include "cli/sweep_commands.h"
-#include "sim/pathology.h"
 
 namespace dtrcheck {
 

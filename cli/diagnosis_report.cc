@@ -1,6 +1,6 @@
 #include "cli/diagnosis_report.h"
 
-#include "sim/format.h"
+#include "analysis/format.h"
 
 namespace dtrcheck {
 

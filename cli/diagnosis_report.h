@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "sim/pathology.h"
-#include "sim/record.h"
+#include "analysis/pathology.h"
+#include "io/record.h"
 
 namespace dtrcheck {
 

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "cli/commands.h"
-#include "sim/record.h"
+#include "io/record.h"
 
 namespace dtrcheck {
 

@@ -6,11 +6,11 @@
 #include <iterator>
 #include <sstream>
 
+#include "analysis/format.h"
 #include "cli/fuzz_commands.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
-#include "sim/format.h"
-#include "sim/trace_writer.h"
+#include "io/trace_writer.h"
 
 namespace dtrcheck {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "cli/trace_commands.h"
-#include "sim/trace_writer.h"
+#include "io/trace_writer.h"
 #include "traces/synthetic/generators.h"
 
 namespace dtrcheck {

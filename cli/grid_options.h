@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/sweep.h"
+#include "analysis/sweep.h"
 
 namespace dtrcheck {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/format.h"
+#include "analysis/format.h"
 
 namespace dtrcheck {
 

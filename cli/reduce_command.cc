@@ -14,16 +14,16 @@
 #include <iostream>
 #include <sstream>
 
+#include "analysis/format.h"
+#include "analysis/reduce_property.h"
+#include "analysis/simrd_confirm.h"
 #include "cli/interrupt.h"
 #include "cli/trace_commands.h"
-#include "reduce/oracle_client.h"
-#include "reduce/reduce_property.h"
+#include "io/record.h"
+#include "io/trace_writer.h"
+#include "oracle/simrd_client.h"
 #include "reduce/reducer.h"
-#include "reduce/simrd_confirm.h"
 #include "reduce/trace_edits.h"
-#include "sim/format.h"
-#include "sim/record.h"
-#include "sim/trace_writer.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {

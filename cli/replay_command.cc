@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "sim/record.h"
+#include "io/record.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {

@@ -5,12 +5,12 @@
 // divided by its size and/or staleness when named; AbESizeStale is DTR.
 #include <map>
 
+#include "analysis/format.h"
+#include "analysis/pathology.h"
 #include "cli/reproduce.h"
 #include "cli/reproduce_common.h"
 #include "cli/sweep_plot.h"
-#include "sim/format.h"
 #include "sim/parse.h"
-#include "sim/pathology.h"
 
 namespace dtrcheck {
 

@@ -1,14 +1,14 @@
 // reproduce, part 2: the LSTM regime cliff and how its two regimes evict.
 #include <cmath>
 
+#include "analysis/eviction_compare.h"
+#include "analysis/format.h"
+#include "analysis/pathology.h"
 #include "cli/published.h"
 #include "cli/reproduce.h"
 #include "cli/reproduce_common.h"
 #include "cli/sweep_plot.h"
-#include "sim/eviction_compare.h"
-#include "sim/format.h"
 #include "sim/parse.h"
-#include "sim/pathology.h"
 
 namespace dtrcheck {
 

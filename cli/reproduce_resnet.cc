@@ -1,14 +1,14 @@
 // reproduce, part 1: the ResNet-32 findings.
 #include <filesystem>
 
+#include "analysis/format.h"
+#include "analysis/pathology.h"
 #include "cli/diagnosis_report.h"
 #include "cli/published.h"
 #include "cli/reproduce.h"
 #include "cli/reproduce_common.h"
 #include "cli/sweep_plot.h"
-#include "sim/format.h"
 #include "sim/parse.h"
-#include "sim/pathology.h"
 
 namespace dtrcheck {
 

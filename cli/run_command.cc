@@ -4,8 +4,8 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "io/record.h"
 #include "sim/heuristic.h"
-#include "sim/record.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {

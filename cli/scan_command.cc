@@ -6,14 +6,14 @@
 #include <iostream>
 #include <memory>
 
+#include "analysis/format.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
 #include "cli/sweep_commands.h"
 #include "cli/sweep_io.h"
-#include "sim/format.h"
-#include "sim/record_read.h"
+#include "io/record_read.h"
 
 namespace dtrcheck {
 

@@ -6,9 +6,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "analysis/format.h"
 #include "cli/diagnosis_report.h"
 #include "cli/sweep_plot.h"
-#include "sim/format.h"
 
 namespace dtrcheck {
 

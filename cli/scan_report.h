@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "sim/record.h"
-#include "sim/scan.h"
+#include "analysis/scan.h"
+#include "io/record.h"
 
 namespace dtrcheck {
 

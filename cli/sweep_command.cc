@@ -17,8 +17,8 @@
 #include "cli/sweep_commands.h"
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
+#include "io/record_read.h"
 #include "sim/heuristic.h"
-#include "sim/record_read.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {

@@ -8,9 +8,9 @@
 #include <map>
 #include <stdexcept>
 
-#include "sim/format.h"
+#include "analysis/format.h"
+#include "io/record_read.h"
 #include "sim/heuristic.h"
-#include "sim/record_read.h"
 
 namespace dtrcheck {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/record.h"
+#include "analysis/sweep.h"
+#include "io/record.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
 
 namespace dtrcheck {
 

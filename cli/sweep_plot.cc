@@ -4,7 +4,7 @@
 #include <limits>
 #include <map>
 
-#include "sim/format.h"
+#include "analysis/format.h"
 
 namespace dtrcheck {
 

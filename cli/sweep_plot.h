@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/pathology.h"
 #include "cli/plot_svg.h"
-#include "sim/pathology.h"
 #include "sim/simulate.h"
 
 namespace dtrcheck {

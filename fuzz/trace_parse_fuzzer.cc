@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes into simrd's log parser.
 //
 // Every input goes through ParseTrace (sim/parse.h) and the instruction-level
-// reader and writer (sim/trace_log.h, sim/trace_writer.h); what parses is
+// reader and writer (io/trace_log.h, io/trace_writer.h); what parses is
 // then simulated briefly (fuzz/lib/trace_input_check.h). Nothing may crash,
 // hang, leak or trip a sanitizer; a TraceError is the expected answer to a
 // malformed log. A broken invariant aborts with a line saying which.

@@ -5,14 +5,14 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include "io/record.h"
+#include "io/trace_writer.h"
 #include "properties/invariant_observer.h"
 #include "properties/trace_gen.h"
 #include "sim/heuristic.h"
 #include "sim/parse.h"
-#include "sim/record.h"
 #include "sim/runtime.h"
 #include "sim/simulate.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 namespace {

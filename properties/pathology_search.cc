@@ -1,8 +1,8 @@
 #include "properties/pathology_search.h"
 
-#include "sim/pathology.h"
+#include "analysis/pathology.h"
+#include "analysis/sweep.h"
 #include "sim/runtime.h"
-#include "sim/sweep.h"
 
 namespace dtrcheck {
 

@@ -1,9 +1,9 @@
 // Searching one trace for a pathology over a grid of budget ratios.
 //
 // The search sweeps the grid with RunSweep and applies the predicates of
-// sim/pathology.h (pinned-oom: an inversion whose failing run, diagnosed,
+// analysis/pathology.h (pinned-oom: an inversion whose failing run, diagnosed,
 // ends in a pinned-frontier OOM). A witness is returned as the two-budget
-// PropertySpec of reduce/reduce_property.h, so that it can be re-checked,
+// PropertySpec of analysis/reduce_property.h, so that it can be re-checked,
 // reduced with dtrcheck reduce, and confirmed with simrd.
 #ifndef DTRCHECK_PROPERTIES_PATHOLOGY_SEARCH_H_
 #define DTRCHECK_PROPERTIES_PATHOLOGY_SEARCH_H_
@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "reduce/reduce_property.h"
+#include "analysis/reduce_property.h"
 #include "sim/graph.h"
 #include "sim/simulate.h"
 

@@ -11,12 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/simrd_confirm.h"
+#include "analysis/sweep.h"
+#include "io/trace_writer.h"
 #include "properties/pathology_search.h"
 #include "properties/trace_gen.h"
-#include "reduce/simrd_confirm.h"
 #include "sim/parse.h"
-#include "sim/sweep.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 namespace {

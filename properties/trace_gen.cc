@@ -4,8 +4,8 @@
 #include <memory>
 #include <optional>
 
+#include "io/trace_writer.h"
 #include "reduce/trace_edits.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 

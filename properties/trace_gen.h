@@ -13,7 +13,7 @@
 
 #include <rapidcheck.h>
 
-#include "sim/trace_log.h"
+#include "io/trace_log.h"
 #include "traces/synthetic/generators.h"
 
 namespace dtrcheck {

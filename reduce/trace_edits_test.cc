@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "io/trace_writer.h"
 #include "sim/parse.h"
 #include "sim/simulate.h"
-#include "sim/trace_writer.h"
 #include "traces/locate.h"
 #include "traces/synthetic/generators.h"
 #include "traces/synthetic/rng.h"

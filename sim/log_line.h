@@ -3,7 +3,7 @@
 //
 // Both readers of logs use it: ParseTrace (sim/parse.cc), whose fast reader
 // falls back to this one on anything it does not accept, and ReadTraceLog
-// (sim/trace_log.cc). So what makes a line or a field bad, and the message
+// (io/trace_log.cc). So what makes a line or a field bad, and the message
 // that says so, are written once. Every error is a TraceError naming the
 // file and line.
 #ifndef DTRCHECK_SIM_LOG_LINE_H_

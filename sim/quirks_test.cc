@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "io/record.h"
 #include "sim/heuristic.h"
 #include "sim/parse.h"
-#include "sim/record.h"
 #include "sim/runtime.h"
 #include "sim/simulate.h"
 

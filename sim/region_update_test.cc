@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "io/record.h"
+#include "io/trace_writer.h"
 #include "sim/heuristic.h"
 #include "sim/parse.h"
-#include "sim/record.h"
 #include "sim/runtime.h"
 #include "sim/simulate.h"
-#include "sim/trace_writer.h"
 #include "traces/locate.h"
 #include "traces/synthetic/generators.h"
 

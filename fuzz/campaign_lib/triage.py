@@ -36,7 +36,7 @@ import time
 
 from .layout import KINDS, ROOT, read_json, read_jsonl, write_atomic, write_json
 
-FORMAT = 1  # of manifest.json; fuzz/lib/archived_finding.h reads it
+FORMAT = 1  # of manifest.json; analysis/archived_finding.h reads it
 
 
 class Interrupted(Exception):

@@ -5,9 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "fuzz/lib/accepted_pairs.h"
-#include "sim/format.h"
-#include "sim/sweep.h"
+#include "analysis/format.h"
+#include "analysis/sweep.h"
+#include "sim/accepted_pairs.h"
 
 namespace dtrcheck {
 

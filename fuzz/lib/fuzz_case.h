@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/record.h"
+#include "io/record.h"
+#include "io/trace_log.h"
 #include "sim/simulate.h"
-#include "sim/trace_log.h"
 #include "traces/synthetic/generators.h"
 
 namespace dtrcheck {

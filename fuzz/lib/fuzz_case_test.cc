@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "fuzz/lib/accepted_pairs.h"
 #include "fuzz/lib/fuzz_check.h"
+#include "io/trace_writer.h"
+#include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
 #include "sim/parse.h"
 #include "sim/runtime.h"
-#include "sim/trace_writer.h"
 #include "traces/synthetic/rng.h"
 
 namespace dtrcheck {

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "sim/format.h"
+#include "analysis/format.h"
+#include "io/trace_writer.h"
 #include "sim/parse.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 

@@ -1,7 +1,7 @@
 // What the pathology fuzzer looks for in one decoded case: the case's trace
-// swept over its budget grid (sim/sweep.h), and the pathologies of
-// sim/pathology.h among the runs, each as the two-budget PropertySpec that
-// `dtrcheck reduce` shrinks with (reduce/reduce_property.h):
+// swept over its budget grid (analysis/sweep.h), and the pathologies of
+// analysis/pathology.h among the runs, each as the two-budget PropertySpec that
+// `dtrcheck reduce` shrinks with (analysis/reduce_property.h):
 //   inversion   ok at lo, oom or thrashed at hi        (FindInversions)
 //   pinned-oom  an inversion whose oom at hi is a pinned-frontier oom
 //               (Diagnose); reported after the inversion itself
@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/pathology.h"
+#include "analysis/reduce_property.h"
+#include "analysis/sweep.h"
 #include "fuzz/lib/fuzz_case.h"
-#include "reduce/reduce_property.h"
-#include "sim/pathology.h"
-#include "sim/record.h"
-#include "sim/sweep.h"
+#include "io/record.h"
 
 namespace dtrcheck {
 

@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "fuzz/lib/archived_finding.h"
+#include "analysis/archived_finding.h"
+#include "io/trace_writer.h"
 #include "sim/parse.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 namespace {

@@ -3,13 +3,13 @@
 #include <cstdint>
 #include <string>
 
-#include "fuzz/lib/accepted_pairs.h"
+#include "io/trace_log.h"
+#include "io/trace_writer.h"
+#include "sim/accepted_pairs.h"
 #include "sim/parse.h"
 #include "sim/runtime.h"
 #include "sim/simulate.h"
 #include "sim/telemetry.h"
-#include "sim/trace_log.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 

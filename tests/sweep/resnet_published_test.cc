@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/pathology.h"
+#include "analysis/scan.h"
+#include "analysis/sweep.h"
+#include "io/record.h"
 #include "sim/parse.h"
-#include "sim/pathology.h"
-#include "sim/record.h"
-#include "sim/scan.h"
-#include "sim/sweep.h"
 
 namespace dtrcheck {
 namespace {

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace_log.h"
+#include "io/trace_log.h"
 
 namespace dtrcheck {
 

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "io/trace_writer.h"
 #include "sim/parse.h"
 #include "sim/simulate.h"
-#include "sim/trace_writer.h"
 
 namespace dtrcheck {
 namespace {

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace_log.h"
+#include "io/trace_log.h"
 #include "traces/synthetic/rng.h"
 
 namespace dtrcheck {

@@ -1,0 +1,59 @@
+// Archived counterexamples: corpus/<kind>/<id>/manifest.json and trace.log,
+// written by fuzz/campaign after a finding is reduced and confirmed.
+//
+// The manifest carries much more (records, provenance, commands; see
+// fuzz/README.md); what is read back here is what a replay needs: the
+// property with its configuration and budgets, and the statuses and
+// overheads seen when it was archived, to say how a pathology disappeared.
+// Replays go through CheckTraceProperty and PropertyHoldsOnRecords, the
+// reducer's own checks, so an archived finding means exactly what the
+// reducer kept.
+#ifndef DTRCHECK_ANALYSIS_ARCHIVED_FINDING_H_
+#define DTRCHECK_ANALYSIS_ARCHIVED_FINDING_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/reduce_property.h"
+#include "sim/simulate.h"
+
+namespace dtrcheck {
+
+struct ArchivedRun {
+  std::string status;  // "ok", "oom", "thrashed"
+  double overhead = 0;
+  Int budget = 0;
+};
+
+struct ArchivedFinding {
+  std::string manifest, trace;  // paths
+  std::string id, kind;
+  PropertySpec spec;                  // budgets as archived (ratios of the trace's peak)
+  std::vector<ArchivedRun> expected;  // lo (if any) then hi
+};
+
+// Throws std::invalid_argument naming the manifest and the field.
+ArchivedFinding ReadArchivedFinding(const std::string& manifest_path);
+
+struct ArchiveReplay {
+  bool available = true;  // false: simrd is not installed (replays against simrd only)
+  bool holds = false;
+  std::vector<ArchivedRun> got;  // lo (if any) then hi
+  std::string detail;            // the check's summary, or why it could not run
+};
+
+// Replays the finding in dtrcheck.
+ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f);
+// Replays it in simrd (oracle/simrd_oracle.py): the property must hold on
+// simrd's own records.
+ArchiveReplay ReplayInSimrd(const ArchivedFinding& f);
+
+// "inversion corpus/inversion/<id>: holds" or, when it does not, which run
+// changed and how: expected vs got status, overhead and budget per run.
+std::string DescribeReplay(const ArchivedFinding& f, const ArchiveReplay& r,
+                           const std::string& who);
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_ANALYSIS_ARCHIVED_FINDING_H_

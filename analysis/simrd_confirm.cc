@@ -1,0 +1,84 @@
+#include "analysis/simrd_confirm.h"
+
+#include <stdexcept>
+
+#include "io/record_read.h"
+#include "oracle/simrd_client.h"
+
+namespace dtrcheck {
+
+bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records) {
+  std::vector<SweepPoint> points;
+  for (size_t i = 0; i < records.size(); ++i) points.push_back(SweepPoint{i, records[i]});
+  for (const auto& p : points)
+    if (p.status() == Status::kError) return false;
+  if (points.size() == 2 && !(points[0].budget() < points[1].budget())) return false;
+  const bool overhead_defined =
+      !records.empty() && records[0].baseline.compute > 0;  // see reduce_property.cc
+  switch (spec.property) {
+    case TraceProperty::kInversion:
+      return !FindInversions(points).empty();
+    case TraceProperty::kCliff:
+      return points.size() == 2 && overhead_defined &&
+             !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget())
+                  .empty();
+    case TraceProperty::kOverhead:
+      return overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
+    case TraceProperty::kPinnedOom:
+      return points.back().status() == Status::kOom &&
+             (points.size() == 1 || points[0].status() == Status::kOk);
+  }
+  return false;
+}
+
+Json SimrdConfirmation::ToJson() const {
+  Json j;
+  j["available"] = available;
+  if (!available) {
+    j["reason"] = error;
+    return j;
+  }
+  j["confirmed"] = confirmed;
+  if (!error.empty()) {
+    j["error"] = error;
+    return j;
+  }
+  j["property_holds"] = property_holds;
+  j["differences"] = differences;
+  j["records"] = records;
+  return j;
+}
+
+SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const PropertySpec& spec,
+                                   const PropertyCheck& ours) {
+  SimrdConfirmation c;
+  if (!FindSimrd()) {
+    c.error = "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd)";
+    return c;
+  }
+  c.available = true;
+  std::vector<Json> configs;
+  if (spec.lo) configs.push_back(OracleConfig(WithBudget(spec.config, *spec.lo)));
+  configs.push_back(OracleConfig(WithBudget(spec.config, spec.hi)));
+  try {
+    c.records = RunOracle(trace_path, configs);
+    std::vector<RunRecord> simrd;
+    for (size_t i = 0; i < c.records.size(); ++i) {
+      if (c.records[i].contains("error")) throw std::runtime_error("simrd: " + c.records[i].dump());
+      simrd.push_back(RecordFromJson(c.records[i]));
+      if (i < ours.runs.size())
+        for (const auto& f :
+             DifferingFields(RecordToJson(ours.runs[i]), c.records[i], spec.config.heuristic))
+          c.differences.push_back("run " + std::to_string(i) + ": " + f);
+    }
+    if (ours.runs.size() != simrd.size()) c.differences.push_back("number of runs");
+    c.property_holds = PropertyHoldsOnRecords(spec, simrd);
+    c.confirmed = c.differences.empty() && c.property_holds;
+  } catch (const std::exception& e) {
+    c.error = e.what();
+    c.confirmed = false;
+  }
+  return c;
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,35 @@
+// Confirming a trace property with simrd itself: the oracle runs the
+// property's configurations on the trace, its records must equal dtrcheck's,
+// and the property must hold on simrd's own records.
+#ifndef DTRCHECK_ANALYSIS_SIMRD_CONFIRM_H_
+#define DTRCHECK_ANALYSIS_SIMRD_CONFIRM_H_
+
+#include <string>
+#include <vector>
+
+#include "analysis/reduce_property.h"
+#include "io/record.h"
+
+namespace dtrcheck {
+
+// The property on records of its runs (lo then hi). simrd reports statuses,
+// not pools, so pinned-oom is checked as: oom at hi (and ok at lo).
+bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records);
+
+struct SimrdConfirmation {
+  bool available = false;  // simrd was found (see oracle_client.h)
+  bool confirmed = false;  // records equal and the property holds on simrd's
+  bool property_holds = false;
+  std::vector<Json> records;             // simrd's, lo then hi
+  std::vector<std::string> differences;  // "run 1: clock", ...
+  std::string error;                     // why simrd could not be asked
+  Json ToJson() const;
+};
+
+// `ours` is CheckTraceProperty's result on the same file.
+SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const PropertySpec& spec,
+                                   const PropertyCheck& ours);
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_ANALYSIS_SIMRD_CONFIRM_H_

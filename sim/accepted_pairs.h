@@ -1,0 +1,31 @@
+// The runtime/heuristic pairs simrd accepts: the heuristic's required
+// FEATURES are a subset of the runtime's (QUIRKS.md, Q-FEATURES). Fuzzers
+// choose among these only, so that no input is spent on a refusal.
+#ifndef DTRCHECK_SIM_ACCEPTED_PAIRS_H_
+#define DTRCHECK_SIM_ACCEPTED_PAIRS_H_
+
+#include <string>
+#include <vector>
+
+namespace dtrcheck {
+
+struct RuntimeHeuristic {
+  std::string runtime, heuristic;
+};
+
+// The paper's configuration (RuntimeV2EagerOptimized, DTR) first, then every
+// other accepted pair in simrd's runtime and heuristic registration order.
+// The order is part of the fuzz input format: appending is fine, reordering
+// changes what old artifacts decode to.
+const std::vector<RuntimeHeuristic>& AcceptedPairs();
+
+// The pairs the pathology fuzzer searches: AcceptedPairs() without the
+// random heuristics (RandomStorage, AbRandom). Their overhead at a budget is
+// a draw of Python's random generator, and a budget one byte larger is
+// another draw: cliffs and inversions between neighbouring budgets are what
+// they do by construction, not pathologies of a policy. Same order caveat.
+const std::vector<RuntimeHeuristic>& FuzzedPairs();
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_ACCEPTED_PAIRS_H_

@@ -3,9 +3,13 @@
 #include <cstdint>
 #include <utility>
 
-#include "sim/parse.h"
-
 namespace dtrcheck {
+
+TraceError::TraceError(const std::string& file, long line, const std::string& message)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
+      file_(file),
+      line_(line),
+      message_(message) {}
 
 namespace {
 

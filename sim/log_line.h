@@ -10,6 +10,7 @@
 #define DTRCHECK_SIM_LOG_LINE_H_
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,20 @@
 #include "sim/py_arith.h"
 
 namespace dtrcheck {
+
+// A malformed trace. what() reads "FILE:LINE: message".
+class TraceError : public std::runtime_error {
+ public:
+  TraceError(const std::string& file, long line, const std::string& message);
+  const std::string& file() const { return file_; }
+  long line() const { return line_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  long line_;
+  std::string message_;
+};
 
 // The INSTRUCTION of a line.
 enum class LineKind {

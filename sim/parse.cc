@@ -12,12 +12,6 @@
 
 namespace dtrcheck {
 
-TraceError::TraceError(const std::string& file, long line, const std::string& message)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
-      file_(file),
-      line_(line),
-      message_(message) {}
-
 namespace {
 
 // Two JSON readers decode the log's lines. The reference reader

@@ -4,15 +4,16 @@
 // RELEASE, CALL, MUTATE, ALIAS, ANNOTATE. ParseTrace builds the Graph that
 // simrd's parse_file builds, command for command. Input that simrd would
 // reject (or crash on) and input that is plainly wrong (negative sizes,
-// numbers that overflow) raise TraceError naming the file and line.
+// numbers that overflow) raise TraceError (sim/log_line.h) naming the file
+// and line.
 #ifndef DTRCHECK_SIM_PARSE_H_
 #define DTRCHECK_SIM_PARSE_H_
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "sim/graph.h"
+#include "sim/log_line.h"  // TraceError
 
 namespace dtrcheck {
 
@@ -24,20 +25,6 @@ struct ParseOptions {
   bool ignore_undefined_release = true;
   // Testing: decode with the reference JSON reader only (sim/parse.cc).
   bool reference_json_reader = false;
-};
-
-// A malformed trace. what() reads "FILE:LINE: message".
-class TraceError : public std::runtime_error {
- public:
-  TraceError(const std::string& file, long line, const std::string& message);
-  const std::string& file() const { return file_; }
-  long line() const { return line_; }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string file_;
-  long line_;
-  std::string message_;
 };
 
 // Parses log text; `file` only names the source in errors.

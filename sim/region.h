@@ -17,9 +17,6 @@
 
 namespace dtrcheck {
 
-// A plain list of storage ids.
-using StorageSet = std::vector<int32_t>;
-
 // A set of storage ids. Python sets are unordered and what simrd computes
 // from them does not depend on the order (see Runtime::Evict for the one
 // place where it could). Small sets are scanned; a set larger than
@@ -71,7 +68,7 @@ class IdSet {
 
 // How Region.rebuild is carried out. All three give the same records.
 enum class RegionRebuilds {
-  kUpdate,         // update the region's last walk where possible (Runtime::RegionUpdate)
+  kUpdate,         // update the region's last walk where possible (RegionUpkeep::Update)
   kWalk,           // always walk, as simrd does
   kUpdateChecked,  // update, then walk too and throw std::logic_error if they differ
 };
@@ -80,7 +77,7 @@ struct Region {
   IdSet interior;
   IdSet frontier;
   Int compute = 0;
-  // Set when a rebuild made the region (Runtime::RegionRebuild), cleared by
+  // Set when a rebuild made the region (RegionUpkeep::Rebuild), cleared by
   // anything else that changes it: the region is then what a walk at
   // position walked_at of the runtime's change log gave, and that walk
   // counted walk_accesses. The next rebuild may update it instead of walking.

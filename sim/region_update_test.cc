@@ -1,4 +1,4 @@
-// Region rebuilds by update (Runtime::RegionUpdate) against simrd's walk:
+// Region rebuilds by update (RegionUpkeep::Update, sim/region_upkeep.h) against simrd's walk:
 // the same records, and the update really taken where it may be.
 #include <optional>
 #include <string>
@@ -89,7 +89,7 @@ TEST(RegionUpdate, SyntheticTracesGiveTheWalksRecords) {
 // An in-place op that adds to a value one computed from it makes a cycle of
 // two storages. Updates are then off for the whole trace: their sets would
 // come out in another order than the walk's, which matters once a storage
-// can be in its own region (RegionUpdate).
+// can be in its own region (RegionUpkeep::Update).
 TEST(RegionUpdate, OneStorageCycleTurnsUpdatesOff) {
   TraceLog log = Synthetic("resnet", 2);
   Graph acyclic = ParseTrace(TraceLogText(log), "resnet");

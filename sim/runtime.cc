@@ -96,7 +96,8 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
       options_(options),
       heuristic_(heuristic),
       observer_(observer),
-      eq_forest_(&summary_.heuristic_access_count) {
+      eq_forest_(&summary_.heuristic_access_count),
+      region_upkeep_(options.region_rebuilds, &summary_.heuristic_access_count, &marks_, &marks2_) {
   Features have = RuntimeFeatures(options.kind);
   Features need = heuristic.RequiredFeatures();
   if ((need & ~have) != 0) {
@@ -132,7 +133,7 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
 // adjacency rows sized for every edge: Compute runs the ops in graph order
 // (the graph's tensor ids are the runtime's), creating a storage for each
 // output that is not an alias, in this order, so both are known before the run.
-// Also whether regions may be rebuilt incrementally (RegionUpdate): only
+// Also whether regions may be rebuilt incrementally (RegionUpkeep::Update): only
 // when the storage graph has no cycle, which holds when every edge but a
 // storage's edge to itself goes from an older storage to a newer one.
 void Runtime::AssignStorages() {
@@ -159,9 +160,17 @@ void Runtime::AssignStorages() {
         acyclic = acyclic && tensor_storage_[p] <= tensor_storage_[t];
       }
   }
-  child_storages_.Reserve(children);
-  parent_storages_.Reserve(parents);
-  incremental_regions_ = regions_ && acyclic && options_.region_rebuilds != RegionRebuilds::kWalk;
+  region_upkeep_.Reserve(children, parents, regions_ && acyclic);
+}
+
+void Runtime::AddStorage(Int size) {
+  Storage s;
+  s.size = size;
+  storages_.push_back(std::move(s));
+  marks_.AddSlot();
+  marks2_.AddSlot();
+  region_upkeep_.AddStorage();
+  ever_evicted_.push_back(0);
 }
 
 std::vector<TensorId> Runtime::PendingChain() const {
@@ -209,21 +218,9 @@ void Runtime::Compute(OpId op_id) {
     t.index = i;
     t.op = op_id;
     t.ref_ext = 1;
-    const StorageId sid = tensor_storage_[id];              // AssignStorages
-    if (sid == static_cast<StorageId>(storages_.size())) {  // not an alias: a new storage
-      Storage s;
-      s.size = g.size[i];
-      storages_.push_back(std::move(s));
-      material_.push_back(0);
-      storage_compute_.push_back(0);
-      mark_.push_back(0);
-      mark2_.push_back(0);
-      walk_stack_.push_back(0);
-      walk_interior_.push_back(0);
-      walk_frontier_.push_back(0);
-      shape_changed_at_.push_back(0);
-      ever_evicted_.push_back(0);
-    }
+    const StorageId sid = tensor_storage_[id];  // AssignStorages
+    // Not an alias: a new storage.
+    if (sid == static_cast<StorageId>(storages_.size())) AddStorage(g.size[i]);
     Storage& s = storages_[sid];
     t.storage = sid;
     if (s.tensors.empty()) s.root_id = id;
@@ -231,8 +228,7 @@ void Runtime::Compute(OpId op_id) {
     // Tensors of one op are appended together, so only the last can repeat it.
     if (s.tensors.empty() || tensors_[s.tensors.back()].op != op_id) {
       s.compute += op.compute;
-      storage_compute_[sid] = s.compute;
-      LogShapeChange(sid);
+      region_upkeep_.SetCompute(sid, s.compute);
     }
     s.tensors.push_back(id);
     s.ref_ext += 1;
@@ -249,26 +245,13 @@ void Runtime::Compute(OpId op_id) {
   // The same edges at storage level, for region rebuilds.
   for (int32_t i = 0; i < op.outputs; ++i) {
     StorageId si = tensor_storage_[first + i];
-    for (TensorId p : g.args) {
-      StorageId sp = tensor_storage_[p];
-      child_storages_.Append(sp, si);
-      parent_storages_.Append(si, sp);
-      LogShapeChange(sp);
-      LogShapeChange(si);
-    }
+    for (TensorId p : g.args) region_upkeep_.AddEdge(tensor_storage_[p], si);
   }
 
   for (int32_t i = 0; i < op.outputs; ++i) {
     TensorId id = first + i;
     Storage& s = storages_[tensors_[id].storage];
-    if (banishing_) {
-      // V1 metadata: banished flag, and dependents not yet computed.
-      if (s.banished) Check(false, "assert not t.storage.meta['banished']");
-      for (TensorId p : g.args) {
-        Storage& ps = storages_[tensors_[p].storage];
-        if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, id);
-      }
-    }
+    if (banishing_) NewTensorV1(id);
     if (eq_class_ && s.ecn_state == EcnState::kAbsent) {
       s.ecn = eq_forest_.NewNode(0);
       s.ecn_state = EcnState::kNode;
@@ -387,24 +370,20 @@ void Runtime::Evict(StorageId sid) {
     memory_usage_ -= s.size;
     pool_.Remove(sid, storages_);
     for (TensorId t : s.tensors) tensors_[t].defined = false;
-    if (banishing_) {
-      for (TensorId t : s.tensors)
-        for (TensorId p : tensors_[t].parents) {
-          Storage& ps = storages_[tensors_[p].storage];
-          if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, t);
-        }
-    }
   }
+  if (banishing_) EvictV1(sid);
   TEvict(sid);
 
   if (regions_) {
     // Copies: absorbing may touch s's own regions when the storage graph has
     // a cycle through s (aliases), and simrd iterates the sets as they are.
-    StorageSet& frontier = evict_scratch_;
+    StorageList& frontier = evict_scratch_;
     frontier = storages_[sid].region_rev.frontier.items();
-    for (StorageId ps : frontier) RegionAbsorb(storages_[ps].region, false, sid);
+    for (StorageId ps : frontier)
+      region_upkeep_.Absorb(storages_[ps].region, sid, storages_[sid].region);
     frontier = storages_[sid].region.frontier.items();
-    for (StorageId cs : frontier) RegionAbsorb(storages_[cs].region_rev, true, sid);
+    for (StorageId cs : frontier)
+      region_upkeep_.Absorb(storages_[cs].region_rev, sid, storages_[sid].region_rev);
     storages_[sid].region.Clear();
     storages_[sid].region_rev.Clear();
   }
@@ -425,16 +404,13 @@ void Runtime::Evict(StorageId sid) {
 
 void Runtime::EvictedNeighbors(StorageId sid, std::vector<StorageId>* out) {
   out->clear();
-  const uint32_t seen = NextEpoch();
+  EpochMarks::Epoch seen = marks_.NextEpoch();
   const Storage& s = storages_[sid];
   auto visit = [&](TensorId u) {
     summary_.heuristic_access_count += 1;
     StorageId us = tensors_[u].storage;
     const Storage& o = storages_[us];
-    if (!o.material && o.root_id != s.root_id && mark_[us] != seen) {
-      mark_[us] = seen;
-      out->push_back(us);
-    }
+    if (!o.material && o.root_id != s.root_id && seen.TryMark(us)) out->push_back(us);
   };
   for (TensorId t : s.tensors) {
     for (TensorId p : tensors_[t].parents) visit(p);
@@ -444,259 +420,13 @@ void Runtime::EvictedNeighbors(StorageId sid, std::vector<StorageId>* out) {
 
 void Runtime::EvictedNeighborhood(StorageId sid, std::vector<StorageId>* out) {
   Region region, region_rev;
-  RegionRebuild(region, sid, false);
-  RegionRebuild(region_rev, sid, true);
+  region_upkeep_.Rebuild(region, sid, false);
+  region_upkeep_.Rebuild(region_rev, sid, true);
   out->clear();
-  uint32_t seen = NextEpoch();
+  EpochMarks::Epoch seen = marks_.NextEpoch();
   for (const IdSet* set : {&region.interior, &region_rev.interior})
     for (StorageId x : set->items())
-      if (mark_[x] != seen) {
-        mark_[x] = seen;
-        out->push_back(x);
-      }
-}
-
-// Region.absorb: called on the regions whose frontier holds the storage
-// frontier_s that was just evicted. Costs O(|frontier_s's region|), as in
-// Python, not O(|region|).
-void Runtime::RegionAbsorb(Region& region, bool reverse, StorageId frontier_s) {
-  const Storage& fs = storages_[frontier_s];
-  Check(!fs.material, "assert not frontier_s.material");
-  Check(region.frontier.Erase(frontier_s), "assert frontier_s.root_id in self.frontier");
-  region.walked = false;
-  const Region& reg = reverse ? fs.region_rev : fs.region;
-  if (&reg == &region) {
-    // The region absorbs itself (a cycle through aliases): the frontier
-    // update and the interior difference are empty; frontier_s is added.
-    summary_.heuristic_access_count += 1;
-    region.compute += fs.compute;
-    region.interior.Insert(frontier_s);
-    return;
-  }
-  for (StorageId x : reg.frontier.items()) region.frontier.Insert(x);
-  // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s)
-  StorageSet& diff = scratch2_;
-  diff.clear();
-  for (StorageId x : reg.interior.items())
-    if (!region.interior.Contains(x)) diff.push_back(x);
-  bool fs_in_diff = false;
-  for (StorageId x : diff) fs_in_diff = fs_in_diff || x == frontier_s;
-  if (!fs_in_diff) diff.push_back(frontier_s);
-  for (StorageId x : diff) {
-    summary_.heuristic_access_count += 1;
-    region.compute += storage_compute_[x];
-  }
-  // Only frontier_s can already be in the interior: the rest is a difference.
-  for (StorageId x : diff) {
-    if (x == frontier_s)
-      region.interior.Insert(x);
-    else
-      region.interior.AppendNew(x);
-  }
-}
-
-// Region.rebuild: the evicted storages reachable from base, and the material
-// ones at their edge. simrd walks every time; dtrcheck updates the last walk
-// when it can (RegionUpdate), which gives the same sets and the same count
-// of accesses, the count the walk would have made.
-void Runtime::RegionRebuild(Region& region, StorageId base, bool reverse) {
-  Check(storages_[base].material, "assert self.base.material");
-  if (region.walked && RegionUpdate(region, base, reverse)) {
-    ++region_updates_;
-    if (options_.region_rebuilds == RegionRebuilds::kUpdateChecked)
-      CheckRegionUpdate(region, base, reverse);
-  } else {
-    region.walk_accesses = RegionWalk(region, base, reverse);
-    region.walked = incremental_regions_;
-    region.walked_at = change_log_.size();
-  }
-  summary_.heuristic_access_count += region.walk_accesses;
-}
-
-// The walk of Region.rebuild, without counting its accesses (returned).
-uint64_t Runtime::RegionWalk(Region& region, StorageId base, bool reverse) {
-  // The hot loop of the simulation: it reads the compact per-tensor storage
-  // and per-storage material arrays rather than the large structs. Distinct
-  // storages have distinct root ids, so "root_id != base.root_id" is "!= base".
-  // A row of the storage adjacency holds one entry per tensor edge, so its
-  // length is the number of accesses simrd counts for the storage. One mark
-  // serves both sets: during the walk a storage is either evicted (interior)
-  // or material (frontier), and base, marked first, is in neither. Each
-  // storage enters the stack and one of the sets at most once, so the
-  // walk's buffers, sized for every storage, never grow; local pointers let
-  // the compiler keep them in registers.
-  const StorageAdjacency& adjacency = reverse ? parent_storages_ : child_storages_;
-  const uint8_t* material = material_.data();
-  const Int* compute = storage_compute_.data();
-  uint32_t* mark = mark_.data();
-  StorageId* stack = walk_stack_.data();
-  StorageId* interior = walk_interior_.data();
-  StorageId* frontier = walk_frontier_.data();
-  size_t top = 0, interior_size = 0, frontier_size = 0;
-  const uint32_t seen = NextEpoch();
-  mark[base] = seen;
-  stack[top++] = base;
-  uint64_t accesses = 0;
-  Int interior_compute = 0;
-  while (top > 0) {
-    StorageId s = stack[--top];
-    const StorageId* next = adjacency.Row(s);
-    const uint32_t n = adjacency.RowSize(s);
-    accesses += n;
-    for (uint32_t i = 0; i < n; ++i) {
-      StorageId us = next[i];
-      if (mark[us] == seen) continue;
-      mark[us] = seen;
-      if (material[us]) {
-        frontier[frontier_size++] = us;
-      } else {
-        interior_compute += compute[us];
-        interior[interior_size++] = us;
-        stack[top++] = us;
-      }
-    }
-  }
-  region.interior.AssignNew(interior, interior + interior_size);
-  region.frontier.AssignNew(frontier, frontier + frontier_size);
-  region.compute = interior_compute;
-  return accesses;
-}
-
-// Region.rebuild without the walk: the region still holds what a walk gave
-// at change-log position walked_at, so the walk it would take now differs
-// only where a storage it met has changed since. Most rebuilds follow a
-// rematerialization that turned an interior storage or two material, whose
-// own neighbours are all material; the update then takes those storages out
-// of the interior and decides again only the frontier storages they touch.
-// Anything else (the base changed, a frontier storage or an interior one
-// still evicted changed, a storage turned material next to an evicted one)
-// returns false and the caller walks. The sets come out equal to the walk's,
-// in another order: on an acyclic storage graph nothing simrd computes
-// depends on that order (no storage is ever in its own region).
-bool Runtime::RegionUpdate(Region& region, StorageId base, bool reverse) {
-  const size_t end = change_log_.size();
-  if (end - region.walked_at > region.walk_accesses) return false;  // walking is cheaper
-  const StorageAdjacency& adjacency = reverse ? parent_storages_ : child_storages_;
-  const StorageAdjacency& back = reverse ? child_storages_ : parent_storages_;
-  const uint8_t* material = material_.data();
-  std::vector<StorageId>& now_material = update_material_;
-  now_material.clear();
-  const uint32_t seen = NextEpoch();
-  for (size_t i = region.walked_at; i < end; ++i) {
-    const StorageId v = change_log_[i];
-    if (mark_[v] == seen) continue;
-    mark_[v] = seen;
-    if (v == base) return false;
-    if (region.frontier.Contains(v)) {
-      if (!material[v]) return false;
-      continue;
-    }
-    // A storage the walk did not meet is still out of its reach: reaching
-    // it needs an edge from a storage the walk met, whose change is logged.
-    if (!region.interior.Contains(v)) continue;
-    if (!material[v]) return false;
-    const StorageId* row = adjacency.Row(v);
-    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (!material[row[k]]) return false;
-    now_material.push_back(v);
-  }
-
-  uint64_t accesses = region.walk_accesses;
-  Int compute = region.compute;
-  bool shapes_kept = true;
-  for (StorageId v : now_material) {
-    region.interior.Erase(v);
-    if (shape_changed_at_[v] > region.walked_at) {
-      shapes_kept = false;
-    } else {
-      accesses -= adjacency.RowSize(v);
-      compute -= storage_compute_[v];
-    }
-  }
-  if (!shapes_kept) {  // sum again over what is left
-    accesses = adjacency.RowSize(base);
-    compute = 0;
-    for (StorageId x : region.interior.items()) {
-      accesses += adjacency.RowSize(x);
-      compute += storage_compute_[x];
-    }
-  }
-  // The storages now material, and the frontier storages they led to, are
-  // on the frontier if the base or a storage still inside leads to them.
-  std::vector<StorageId>& candidates = update_candidates_;
-  candidates.clear();
-  const uint32_t listed = NextEpoch2();
-  auto consider = [&](StorageId x) {
-    if (mark2_[x] != listed) {
-      mark2_[x] = listed;
-      candidates.push_back(x);
-    }
-  };
-  for (StorageId v : now_material) {
-    consider(v);
-    const StorageId* row = adjacency.Row(v);
-    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (region.frontier.Contains(row[k])) consider(row[k]);
-  }
-  for (StorageId f : candidates) {
-    bool reached = false;
-    const StorageId* row = back.Row(f);
-    for (uint32_t k = 0, n = back.RowSize(f); k < n && !reached; ++k)
-      reached = row[k] == base || region.interior.Contains(row[k]);
-    if (reached)
-      region.frontier.Insert(f);
-    else
-      region.frontier.Erase(f);
-  }
-  region.compute = compute;
-  region.walk_accesses = accesses;
-  region.walked_at = end;
-  return true;
-}
-
-void Runtime::CheckRegionUpdate(const Region& region, StorageId base, bool reverse) {
-  Region walked;
-  const uint64_t accesses = RegionWalk(walked, base, reverse);
-  auto sorted = [](const IdSet& set) {
-    std::vector<StorageId> v = set.items();
-    std::sort(v.begin(), v.end());
-    return v;
-  };
-  if (sorted(region.interior) != sorted(walked.interior) ||
-      sorted(region.frontier) != sorted(walked.frontier) || region.compute != walked.compute ||
-      region.walk_accesses != accesses) {
-    throw std::logic_error("dtrcheck bug: the updated " + std::string(reverse ? "reverse " : "") +
-                           "region of storage " + std::to_string(base) +
-                           " differs from what a walk gives");
-  }
-}
-
-void Runtime::LogShapeChange(StorageId s) {
-  if (!incremental_regions_) return;
-  change_log_.push_back(s);
-  shape_changed_at_[s] = change_log_.size();
-}
-
-void Runtime::SetMaterial(StorageId s, bool material) {
-  if (material_[s] != material) LogChange(s);
-  storages_[s].material = material;
-  material_[s] = material;
-}
-
-uint32_t Runtime::NextEpoch() {
-  if (++epoch_ == 0) {  // wrapped: forget every old mark
-    std::fill(mark_.begin(), mark_.end(), 0);
-    epoch_ = 1;
-  }
-  return epoch_;
-}
-
-uint32_t Runtime::NextEpoch2() {
-  if (++epoch2_ == 0) {
-    std::fill(mark2_.begin(), mark2_.end(), 0);
-    epoch2_ = 1;
-  }
-  return epoch2_;
+      if (seen.TryMark(x)) out->push_back(x);
 }
 
 void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
@@ -743,7 +473,7 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize,
   dup_siblings.clear();
   remat_siblings->clear();
   for (TensorId u : t.siblings) (tensors_[u].defined ? dup_siblings : *remat_siblings).push_back(u);
-  std::vector<StorageId>& remat_storages = compute_scratch_.remat_storages;
+  StorageList& remat_storages = compute_scratch_.remat_storages;
   remat_storages.clear();
   for (TensorId u : t.siblings)
     if (!storages_[tensors_[u].storage].material) remat_storages.push_back(tensors_[u].storage);
@@ -769,30 +499,24 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize,
   for (StorageId s : remat_storages) MakeEvictable(s);
 
   if (regions_) {
-    StorageSet& affected = compute_scratch_.affected;
-    StorageSet& affected_rev = compute_scratch_.affected_rev;
+    StorageList& affected = compute_scratch_.affected;
+    StorageList& affected_rev = compute_scratch_.affected_rev;
     affected.clear();
     affected_rev.clear();
     for (StorageId us : remat_storages) {
-      RegionRebuild(storages_[us].region, us, false);
-      RegionRebuild(storages_[us].region_rev, us, true);
+      region_upkeep_.Rebuild(storages_[us].region, us, false);
+      region_upkeep_.Rebuild(storages_[us].region_rev, us, true);
     }
-    // Set unions of the new frontiers; mark2_ dedupes one, mark_ the other.
-    uint32_t in_affected = NextEpoch2(), in_affected_rev = NextEpoch();
+    // Set unions of the new frontiers, each deduplicated by its own marks.
+    EpochMarks::Epoch in_affected = marks2_.NextEpoch(), in_affected_rev = marks_.NextEpoch();
     for (StorageId us : remat_storages) {
       for (StorageId x : storages_[us].region_rev.frontier.items())
-        if (mark2_[x] != in_affected) {
-          mark2_[x] = in_affected;
-          affected.push_back(x);
-        }
+        if (in_affected.TryMark(x)) affected.push_back(x);
       for (StorageId x : storages_[us].region.frontier.items())
-        if (mark_[x] != in_affected_rev) {
-          mark_[x] = in_affected_rev;
-          affected_rev.push_back(x);
-        }
+        if (in_affected_rev.TryMark(x)) affected_rev.push_back(x);
     }
-    for (StorageId s : affected) RegionRebuild(storages_[s].region, s, false);
-    for (StorageId s : affected_rev) RegionRebuild(storages_[s].region_rev, s, true);
+    for (StorageId s : affected) region_upkeep_.Rebuild(storages_[s].region, s, false);
+    for (StorageId s : affected_rev) region_upkeep_.Rebuild(storages_[s].region_rev, s, true);
   }
   if (eq_class_) {
     for (StorageId sid : remat_storages) {
@@ -882,11 +606,7 @@ void Runtime::FinishMaterialize(const Frame& f) {
     StorageId ps = tensors_[tensors_[id].parents[i]].storage;
     Unlock(ps);
     if (banishing_) {
-      remat_siblings.push_back(id);
-      for (TensorId u : remat_siblings)
-        if (storages_[tensors_[u].storage].root_id != storages_[ps].root_id)
-          SortedErase(storages_[ps].evicted_dependents, u);
-      remat_siblings.pop_back();
+      ComputedDependentsV1(id, remat_siblings, ps);
       TryBanishV1(ps);
     }
   }
@@ -897,54 +617,6 @@ void Runtime::FinishMaterialize(const Frame& f) {
     throw RematExceeded{};
 
   TBottleneck(id);
-}
-
-// RuntimeV1._try_banish_V1: a storage no one can reach any more is evicted
-// for good, and its children are pinned.
-void Runtime::TryBanishV1(StorageId sid) {
-  {
-    Storage& s = storages_[sid];
-    if (s.ref_ext > 0 || !s.evicted_dependents.empty()) return;
-    for (TensorId t : s.tensors)
-      Check(tensors_[t].ref_ext == 0, "tried to banish a Storage with live Tensors");
-    if (s.material) {
-      if (s.ref_int > 0) {
-        s.ref_int = 0;
-        locked_bytes_ -= s.size;
-      }
-      Evict(sid);
-    }
-  }
-  const TensorId root = storages_[sid].root_id;
-  std::vector<TensorId> tensors = storages_[sid].tensors;
-  for (TensorId t : tensors) {
-    for (TensorId p : tensors_[t].parents) {
-      Storage& ps = storages_[tensors_[p].storage];
-      if (root != ps.root_id) {
-        SortedErase(ps.evicted_dependents, t);
-        auto& ch = tensors_[p].children;
-        auto it = std::find(ch.begin(), ch.end(), t);
-        Check(it != ch.end(), "p.children.remove(t): t not in list");
-        ch.erase(it);
-        child_storages_.EraseOne(tensors_[p].storage, sid);
-        // Every row change is logged, though V1 keeps no regions to update.
-        LogShapeChange(tensors_[p].storage);
-      }
-    }
-    std::vector<TensorId> children = tensors_[t].children;
-    for (TensorId c : children) {
-      if (root != storages_[tensors_[c].storage].root_id) {
-        auto& pa = tensors_[c].parents;
-        auto it = std::find(pa.begin(), pa.end(), t);
-        Check(it != pa.end(), "c.parents.remove(t): t not in list");
-        pa.erase(it);
-        parent_storages_.EraseOne(tensors_[c].storage, sid);
-        LogShapeChange(tensors_[c].storage);
-        Pin(c);
-      }
-    }
-  }
-  storages_[sid].banished = true;
 }
 
 }  // namespace dtrcheck

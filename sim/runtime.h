@@ -8,22 +8,25 @@
 //   RuntimeV2Optimized       + regions and equivalence classes
 //   RuntimeV2EagerOptimized  + both (the paper's and dtrcheck's default)
 // Methods carry simrd's names; simrd's assertions are kept and raise
-// SimrdAssertion, so that an input on which simrd would crash is reported
-// instead of silently diverging.
+// SimrdAssertion (sim/simrd_errors.h). The concerns simrd keeps apart are
+// apart here too: region upkeep is RegionUpkeep (sim/region_upkeep.h,
+// simrd/optimization/region.py), and RuntimeV1's banishing is in
+// runtime_v1.cc (simrd/runtime/v1.py).
 #ifndef DTRCHECK_SIM_RUNTIME_H_
 #define DTRCHECK_SIM_RUNTIME_H_
 
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "sim/epoch_marks.h"
 #include "sim/eqclass.h"
 #include "sim/features.h"
 #include "sim/graph.h"
 #include "sim/heuristic.h"
-#include "sim/storage_adjacency.h"
+#include "sim/region_upkeep.h"
+#include "sim/simrd_errors.h"
 #include "sim/telemetry.h"
 #include "sim/tensor.h"
 
@@ -35,15 +38,6 @@ const std::vector<std::string>& RuntimeNames();
 std::optional<RuntimeKind> RuntimeKindFromName(const std::string& name);
 std::string RuntimeName(RuntimeKind kind);
 Features RuntimeFeatures(RuntimeKind kind);
-
-// simrd raises MemoryError: nothing left to evict.
-struct OutOfMemory {};
-// simrd raises RematExceededError: remat_compute > remat_limit.
-struct RematExceeded {};
-// An assertion inside simrd failed (simrd would crash with AssertionError).
-struct SimrdAssertion : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Ordered like simrd's storage_pool list: append, remove anywhere, scan in
 // order. Removal leaves a hole that a later compaction closes.
@@ -109,8 +103,8 @@ class Runtime {
   Int max_locked_bytes() const { return max_locked_bytes_; }
   Int max_locked_clock() const { return max_locked_clock_; }
   // Region rebuilds that updated the last walk instead of walking
-  // (RegionUpdate; dtrcheck's own statistic, not simrd's).
-  int64_t region_updates() const { return region_updates_; }
+  // (RegionUpkeep::Update; dtrcheck's own statistic, not simrd's).
+  int64_t region_updates() const { return region_upkeep_.updates(); }
   // The tensors being materialized, outermost first (simrd's recursion).
   std::vector<TensorId> PendingChain() const;
 
@@ -145,20 +139,21 @@ class Runtime {
   void Lock(StorageId s);
   void Unlock(StorageId s);
   void MakeEvictable(StorageId s);
-  void TryBanishV1(StorageId s);
   bool OverBudget(Int extra) const;
-
-  // Regions (simrd/optimization/region.py).
-  void RegionAbsorb(Region& region, bool reverse, StorageId frontier_s);
-  void RegionRebuild(Region& region, StorageId base, bool reverse);
-  uint64_t RegionWalk(Region& region, StorageId base, bool reverse);  // returns the accesses
-  bool RegionUpdate(Region& region, StorageId base, bool reverse);
-  void CheckRegionUpdate(const Region& region, StorageId base, bool reverse);
-  void LogChange(StorageId s) {
-    if (incremental_regions_) change_log_.push_back(s);
-  }
-  void LogShapeChange(StorageId s);
   void AssignStorages();
+  void AddStorage(Int size);
+  // Storage::material and region upkeep's copy of it, written together.
+  void SetMaterial(StorageId s, bool material) {
+    storages_[s].material = material;
+    region_upkeep_.SetMaterial(s, material);
+  }
+
+  // RuntimeV1's banishing (runtime_v1.cc, simrd/runtime/v1.py).
+  void NewTensorV1(TensorId t);  // compute: the V1 metadata of a new tensor
+  void EvictV1(StorageId s);     // _evict: s's tensors become evicted dependents
+  void ComputedDependentsV1(TensorId t, const std::vector<TensorId>& remat_siblings,
+                            StorageId parent);  // _materialize, after unlocking a parent
+  void TryBanishV1(StorageId s);
 
   // Telemetry hooks.
   void TCompute(TensorId t, bool rematerialize, bool direct);
@@ -190,39 +185,18 @@ class Runtime {
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
-  // Per-storage visit marks for set operations; an epoch number marks a
-  // storage as "in the set being built" without clearing the array.
-  std::vector<uint32_t> mark_, mark2_;
-  uint32_t epoch_ = 0, epoch2_ = 0;
-  uint32_t NextEpoch();
-  // Storage::material and its compact mirror material_, written together.
-  void SetMaterial(StorageId s, bool material);
   std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact, for every graph tensor
-  std::vector<uint8_t> material_;
-  std::vector<Int> storage_compute_;  // Storage::compute, compact
-  // Per storage, the storages of its tensors' children (parents), one entry
-  // per tensor edge: Region::rebuild's walk without the tensor indirection.
-  StorageAdjacency child_storages_, parent_storages_;
-  uint32_t NextEpoch2();
-  std::vector<StorageId> scratch2_;
+  // Visit marks over storage ids for set operations, two so that two sets
+  // can be built at once; region upkeep uses them too.
+  EpochMarks marks_, marks2_;
+  RegionUpkeep region_upkeep_;
   // Evict's list: a copy of each frontier it absorbs into, then the evicted neighbours.
-  StorageSet evict_scratch_;
+  StorageList evict_scratch_;
   struct ComputeScratch {
     std::vector<TensorId> dup_siblings;
-    std::vector<StorageId> remat_storages;
-    StorageSet affected, affected_rev;
+    StorageList remat_storages;
+    StorageList affected, affected_rev;
   } compute_scratch_;
-  // RegionRebuild's buffers, one slot per storage.
-  std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
-  // RegionUpdate's record of what changed: when the storage graph is
-  // acyclic, each storage whose material state, adjacency rows or compute
-  // changes is appended to change_log_; shape_changed_at_[s] is the log's
-  // length just after the last change of s's rows or compute.
-  bool incremental_regions_ = false;
-  int64_t region_updates_ = 0;
-  std::vector<StorageId> change_log_;
-  std::vector<size_t> shape_changed_at_;
-  std::vector<StorageId> update_material_, update_candidates_;
 };
 
 }  // namespace dtrcheck

@@ -4,10 +4,9 @@
 #define DTRCHECK_SIM_TELEMETRY_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
-
-#include <openssl/evp.h>
 
 #include "sim/py_arith.h"
 #include "sim/tensor.h"
@@ -56,6 +55,8 @@ class RuntimeObserver {
 };
 
 // The eviction stream's digest: SHA-256 over "<clock> <root_id>\n" lines.
+// The hash's state is opaque here, so that OpenSSL's headers reach only
+// telemetry.cc and not every file that includes the runtime.
 class EvictionDigest {
  public:
   EvictionDigest();
@@ -67,7 +68,8 @@ class EvictionDigest {
   int64_t count() const { return count_; }
 
  private:
-  EVP_MD_CTX* ctx_;
+  struct Sha256;  // OpenSSL's context
+  std::unique_ptr<Sha256> sha256_;
   int64_t count_ = 0;
 };
 

@@ -17,6 +17,9 @@
 namespace dtrcheck {
 
 using StorageId = int32_t;
+// Storage ids in an order that matters (a Python list, or a set built by
+// appending); not a set: membership is not what it offers (IdSet is).
+using StorageList = std::vector<StorageId>;
 using EqNodeId = int32_t;
 constexpr EqNodeId kNoEqNode = -1;
 

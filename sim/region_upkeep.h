@@ -1,0 +1,145 @@
+// Region upkeep (simrd/optimization/region.py): Region.absorb and
+// Region.rebuild over the runtime's storage graph, and dtrcheck's update of
+// a region in place of a rebuild's walk.
+//
+// RegionUpkeep keeps its own compact copy of what regions read of the
+// storage graph: per storage, whether it is material, its compute, and the
+// storages of its tensors' children and parents (StorageAdjacency). The
+// runtime reports every change to them (SetMaterial, SetCompute, AddEdge,
+// RemoveChildEntry, RemoveParentEntry). When updates are enabled each change
+// is also appended to a change log, so that a rebuild can tell what changed
+// since a region was last walked and update it instead of walking again.
+//
+// The regions themselves live in the runtime's storages (Storage::region,
+// region_rev) and are passed in.
+#ifndef DTRCHECK_SIM_REGION_UPKEEP_H_
+#define DTRCHECK_SIM_REGION_UPKEEP_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/epoch_marks.h"
+#include "sim/py_arith.h"
+#include "sim/region.h"
+#include "sim/storage_adjacency.h"
+#include "sim/tensor.h"
+
+namespace dtrcheck {
+
+class RegionUpkeep {
+ public:
+  // access_count: simrd's heuristic_access_count, which absorbs and rebuilds
+  // advance as simrd's do. marks, marks2: scratch visit marks over storage
+  // ids, shared with the runtime, which grows them; no call here holds an
+  // epoch of them beyond its return.
+  RegionUpkeep(RegionRebuilds mode, Int* access_count, EpochMarks* marks, EpochMarks* marks2)
+      : mode_(mode), access_count_(access_count), marks_(marks), marks2_(marks2) {}
+
+  // Before the run: room for every edge the graph will give each storage
+  // (children[s], parents[s] entries), and whether rebuilds may update the
+  // last walk (unless the mode is kWalk): the runtime says so when it keeps
+  // regions up to date and the storage graph is acyclic.
+  void Reserve(const std::vector<uint32_t>& children, const std::vector<uint32_t>& parents,
+               bool updatable);
+
+  // The next storage id: immaterial, compute 0, no edges yet.
+  void AddStorage() {
+    material_.push_back(0);
+    compute_.push_back(0);
+    walk_stack_.push_back(0);
+    walk_interior_.push_back(0);
+    walk_frontier_.push_back(0);
+    shape_changed_at_.push_back(0);
+  }
+  void SetMaterial(StorageId s, bool material) {
+    if (material_[s] != material) LogChange(s);
+    material_[s] = material;
+  }
+  void SetCompute(StorageId s, Int compute) {
+    compute_[s] = compute;
+    LogShapeChange(s);
+  }
+  // A tensor of storage `child` has a parent tensor in storage `parent`
+  // (one call per tensor edge, in the order simrd's tensors gain them).
+  void AddEdge(StorageId parent, StorageId child) {
+    children_.Append(parent, child);
+    parents_.Append(child, parent);
+    LogShapeChange(parent);
+    LogShapeChange(child);
+  }
+  // RuntimeV1's banishing removes tensor edges one side at a time: one entry
+  // `child` from the children of s, or one entry `parent` from its parents.
+  void RemoveChildEntry(StorageId s, StorageId child) {
+    children_.EraseOne(s, child);
+    LogShapeChange(s);
+  }
+  void RemoveParentEntry(StorageId s, StorageId parent) {
+    parents_.EraseOne(s, parent);
+    LogShapeChange(s);
+  }
+
+  // Region.absorb(frontier_s) on `region`, whose frontier holds the storage
+  // frontier_s that was just evicted; frontier_region is frontier_s's own
+  // region in the same direction (it may be `region` itself, when the
+  // storage graph has a cycle through aliases). Costs O(|frontier_region|),
+  // as in Python, not O(|region|).
+  void Absorb(Region& region, StorageId frontier_s, const Region& frontier_region);
+
+  // Region.rebuild: the evicted storages reachable from base (through
+  // children, or parents when reverse), and the material ones at their edge.
+  // simrd walks every time; the default mode updates the last walk when it
+  // can, which gives the same sets and the same count of accesses.
+  void Rebuild(Region& region, StorageId base, bool reverse);
+
+  // Rebuilds that updated the last walk instead of walking (dtrcheck's own
+  // statistic, not simrd's).
+  int64_t updates() const { return updates_; }
+
+ private:
+  uint64_t Walk(Region& region, StorageId base, bool reverse);  // returns the accesses
+  bool Update(Region& region, StorageId base, bool reverse);
+  void CheckUpdate(const Region& region, StorageId base, bool reverse);
+  void LogChange(StorageId s) {
+    if (incremental_) change_log_.push_back(s);
+  }
+  void LogShapeChange(StorageId s) {
+    if (!incremental_) return;
+    change_log_.push_back(s);
+    shape_changed_at_[s] = change_log_.size();
+  }
+  const StorageAdjacency& Forward(bool reverse) const { return reverse ? parents_ : children_; }
+  const StorageAdjacency& Backward(bool reverse) const { return reverse ? children_ : parents_; }
+
+  const RegionRebuilds mode_;
+  Int* const access_count_;
+  EpochMarks* const marks_;
+  EpochMarks* const marks2_;
+
+  // The storage graph as regions read it, compact for the walk, which is the
+  // simulation's hot loop. Per storage, the storages of its tensors'
+  // children (parents), one entry per tensor edge: Region.rebuild's walk
+  // without the tensor indirection.
+  std::vector<uint8_t> material_;
+  std::vector<Int> compute_;
+  StorageAdjacency children_, parents_;
+
+  // Walk's buffers, one slot per storage.
+  std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
+  // Absorb's interior difference.
+  StorageList absorb_diff_;
+
+  // Update's record of what changed: when the storage graph is acyclic, each
+  // storage whose material state, adjacency rows or compute changes is
+  // appended to change_log_; shape_changed_at_[s] is the log's length just
+  // after the last change of s's rows or compute.
+  bool incremental_ = false;
+  int64_t updates_ = 0;
+  std::vector<StorageId> change_log_;
+  std::vector<size_t> shape_changed_at_;
+  StorageList update_material_, update_candidates_;
+};
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_REGION_UPKEEP_H_

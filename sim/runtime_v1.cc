@@ -1,0 +1,90 @@
+// RuntimeV1's banishing (simrd/runtime/v1.py): a storage that nothing can
+// reach any more (no external reference, no evicted dependent that may need
+// it for a rematerialization) is evicted for good, "banished", and its
+// children are pinned. The bookkeeping that decides it is each storage's
+// evicted_dependents: the tensors of other storages computed from it that
+// are not (or no longer) defined.
+#include <algorithm>
+
+#include "sim/runtime.h"
+
+namespace dtrcheck {
+
+// RuntimeV1.compute: a new tensor is a dependent, not yet computed, of each
+// parent's storage.
+void Runtime::NewTensorV1(TensorId id) {
+  const Storage& s = storages_[tensors_[id].storage];
+  if (s.banished) Check(false, "assert not t.storage.meta['banished']");
+  for (TensorId p : tensors_[id].parents) {
+    Storage& ps = storages_[tensors_[p].storage];
+    if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, id);
+  }
+}
+
+// RuntimeV1._evict: the evicted storage's tensors are again dependents of
+// their parents' storages.
+void Runtime::EvictV1(StorageId sid) {
+  const Storage& s = storages_[sid];
+  for (TensorId t : s.tensors)
+    for (TensorId p : tensors_[t].parents) {
+      Storage& ps = storages_[tensors_[p].storage];
+      if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, t);
+    }
+}
+
+// RuntimeV1._materialize, after unlocking the storage of a parent of t: t
+// and the siblings computed with it are no longer its evicted dependents.
+void Runtime::ComputedDependentsV1(TensorId t, const std::vector<TensorId>& remat_siblings,
+                                   StorageId parent) {
+  Storage& ps = storages_[parent];
+  for (TensorId u : remat_siblings)
+    if (storages_[tensors_[u].storage].root_id != ps.root_id) SortedErase(ps.evicted_dependents, u);
+  if (storages_[tensors_[t].storage].root_id != ps.root_id) SortedErase(ps.evicted_dependents, t);
+}
+
+// RuntimeV1._try_banish_V1: a storage no one can reach any more is evicted
+// for good, and its children are pinned.
+void Runtime::TryBanishV1(StorageId sid) {
+  {
+    Storage& s = storages_[sid];
+    if (s.ref_ext > 0 || !s.evicted_dependents.empty()) return;
+    for (TensorId t : s.tensors)
+      Check(tensors_[t].ref_ext == 0, "tried to banish a Storage with live Tensors");
+    if (s.material) {
+      if (s.ref_int > 0) {
+        s.ref_int = 0;
+        locked_bytes_ -= s.size;
+      }
+      Evict(sid);
+    }
+  }
+  const TensorId root = storages_[sid].root_id;
+  std::vector<TensorId> tensors = storages_[sid].tensors;
+  for (TensorId t : tensors) {
+    for (TensorId p : tensors_[t].parents) {
+      Storage& ps = storages_[tensors_[p].storage];
+      if (root != ps.root_id) {
+        SortedErase(ps.evicted_dependents, t);
+        auto& ch = tensors_[p].children;
+        auto it = std::find(ch.begin(), ch.end(), t);
+        Check(it != ch.end(), "p.children.remove(t): t not in list");
+        ch.erase(it);
+        region_upkeep_.RemoveChildEntry(tensors_[p].storage, sid);
+      }
+    }
+    std::vector<TensorId> children = tensors_[t].children;
+    for (TensorId c : children) {
+      if (root != storages_[tensors_[c].storage].root_id) {
+        auto& pa = tensors_[c].parents;
+        auto it = std::find(pa.begin(), pa.end(), t);
+        Check(it != pa.end(), "c.parents.remove(t): t not in list");
+        pa.erase(it);
+        region_upkeep_.RemoveParentEntry(tensors_[c].storage, sid);
+        Pin(c);
+      }
+    }
+  }
+  storages_[sid].banished = true;
+}
+
+}  // namespace dtrcheck

@@ -18,6 +18,7 @@
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
 #include "io/record_read.h"
+#include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
 #include "sim/runtime.h"
 
@@ -85,11 +86,8 @@ void CheckPair(const std::string& runtime, const std::string& heuristic) {
     throw CLI::ValidationError("--heuristics",
                                "unknown heuristic \"" + heuristic + "\"; valid:" + valid);
   }
-  Features have = RuntimeFeatures(*RuntimeKindFromName(runtime));
-  if ((h->RequiredFeatures() & ~have) != 0)
-    throw std::invalid_argument("heuristic " + heuristic + " needs features (" +
-                                FeaturesToString(h->RequiredFeatures()) + ") that " + runtime +
-                                " lacks (" + FeaturesToString(have) + ")");
+  if (auto refusal = PairRefusal(*RuntimeKindFromName(runtime), *h))
+    throw std::invalid_argument(runtime + " refuses heuristic " + heuristic + ": " + *refusal);
 }
 
 int RunSweepCommand(SweepCommandOptions& o) {

@@ -7,14 +7,21 @@ namespace dtrcheck {
 
 namespace {
 
-// The same test Runtime's constructor applies before it refuses a pair.
 bool Accepted(const std::string& runtime, const std::string& heuristic) {
   auto kind = RuntimeKindFromName(runtime);
   auto h = MakeHeuristic(heuristic);
-  return kind && h && (h->RequiredFeatures() & ~RuntimeFeatures(*kind)) == 0;
+  return kind && h && !PairRefusal(*kind, *h);
 }
 
 }  // namespace
+
+std::optional<std::string> PairRefusal(RuntimeKind runtime, const Heuristic& heuristic) {
+  const Features have = RuntimeFeatures(runtime);
+  const Features need = heuristic.RequiredFeatures();
+  if ((need & ~have) == 0) return std::nullopt;
+  return "Heuristic " + heuristic.Label() + " requires " + FeaturesToString(need) +
+         " but this runtime only supports " + FeaturesToString(have);
+}
 
 const std::vector<RuntimeHeuristic>& AcceptedPairs() {
   static const std::vector<RuntimeHeuristic> pairs = [] {

@@ -1,13 +1,27 @@
 // The runtime/heuristic pairs simrd accepts: the heuristic's required
-// FEATURES are a subset of the runtime's (QUIRKS.md, Q-FEATURES). Fuzzers
-// choose among these only, so that no input is spent on a refusal.
+// FEATURES are a subset of the runtime's (QUIRKS.md, Q-FEATURES). The one
+// test is PairRefusal, used by the Runtime's constructor, by `sweep` before
+// it writes anything, and for the lists below. Fuzzers choose among these
+// pairs only, so that no input is spent on a refusal.
 #ifndef DTRCHECK_SIM_ACCEPTED_PAIRS_H_
 #define DTRCHECK_SIM_ACCEPTED_PAIRS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace dtrcheck {
+
+enum class RuntimeKind;  // sim/runtime.h
+class Heuristic;         // sim/heuristic.h
+
+// simrd's check in Runtime.__init__ (simrd/runtime/runtime.py): nullopt if
+// the runtime accepts the heuristic, else the message of the RuntimeError
+// simrd raises, "Heuristic <str(heuristic)> requires <its FEATURES> but this
+// runtime only supports <the runtime's FEATURES>". The sets are written
+// sorted; Python prints them in its string-hash order, which varies from
+// process to process.
+std::optional<std::string> PairRefusal(RuntimeKind runtime, const Heuristic& heuristic);
 
 struct RuntimeHeuristic {
   std::string runtime, heuristic;

@@ -94,10 +94,11 @@ enum class Term {
 //   score = term / (size? * staleness?), or the bare int term when neither.
 class ScoreHeuristic : public Heuristic {
  public:
-  ScoreHeuristic(std::string name, Term term, bool size, bool stale)
-      : name_(std::move(name)), term_(term), size_(size), stale_(stale) {}
+  ScoreHeuristic(std::string name, std::string label, Term term, bool size, bool stale)
+      : name_(std::move(name)), label_(std::move(label)), term_(term), size_(size), stale_(stale) {}
 
   std::string Name() const override { return name_; }
+  std::string Label() const override { return label_; }
 
   Features RequiredFeatures() const override {
     Features f = stale_ ? kLastAccessInt : 0;
@@ -158,7 +159,7 @@ class ScoreHeuristic : public Heuristic {
   }
 
  private:
-  std::string name_;
+  std::string name_, label_;
   Term term_;
   bool size_, stale_;
   std::vector<StorageId> neighbors_;
@@ -169,6 +170,7 @@ class ScoreHeuristic : public Heuristic {
 class LruHeuristic : public Heuristic {
  public:
   std::string Name() const override { return "LRU"; }
+  std::string Label() const override { return R"($h_{LRU}$)"; }
   Features RequiredFeatures() const override { return kLastAccessInt; }
   Cost Evaluate(StorageId sid, Runtime& rt) override {
     rt.summary().heuristic_eval_count += 1;
@@ -181,8 +183,10 @@ class LruHeuristic : public Heuristic {
 // RandomStorage: storage_pool[random.randrange(0, len(storage_pool))].
 class RandomHeuristic : public Heuristic {
  public:
-  RandomHeuristic(std::string name, Int seed) : name_(std::move(name)), random_(seed) {}
+  RandomHeuristic(std::string name, std::string label, Int seed)
+      : name_(std::move(name)), label_(std::move(label)), random_(seed) {}
   std::string Name() const override { return name_; }
+  std::string Label() const override { return label_; }
   Features RequiredFeatures() const override { return 0; }
   Cost Evaluate(StorageId, Runtime&) override {
     throw SimrdAssertion("NotImplementedError: RandomStorage.evaluate");
@@ -194,7 +198,7 @@ class RandomHeuristic : public Heuristic {
   }
 
  private:
-  std::string name_;
+  std::string name_, label_;
   PyRandom random_;
 };
 
@@ -202,6 +206,7 @@ class RandomHeuristic : public Heuristic {
 class BaseHeuristic : public Heuristic {
  public:
   std::string Name() const override { return "Heuristic"; }
+  std::string Label() const override { return "N/A (Placeholder)"; }
   Features RequiredFeatures() const override { return 0; }
   Cost Evaluate(StorageId, Runtime&) override {
     throw SimrdAssertion("NotImplementedError: Heuristic.evaluate");
@@ -209,38 +214,41 @@ class BaseHeuristic : public Heuristic {
 };
 
 struct Entry {
-  const char* name;
+  const char* name;   // the class name
+  const char* label;  // its __str__
   Term term;
   bool size, stale;
   enum { kScore, kLru, kRandom } kind;
 };
 
-// In simrd's registration order (dtr.py, etc.py, ablation.py).
+// In simrd's registration order (dtr.py, etc.py, ablation.py), with the
+// label each class's __str__ returns there.
 const Entry kHeuristics[] = {
-    {"DTR", Term::kRegions, true, true, Entry::kScore},
-    {"DTREqClass", Term::kEqClass, true, true, Entry::kScore},
-    {"DTRLocal", Term::kLocal, true, true, Entry::kScore},
-    {"DTRUnopt", Term::kUnoptimized, true, true, Entry::kScore},
-    {"MSPS", Term::kRegionRev, true, false, Entry::kScore},
-    {"LRU", Term::kOne, false, false, Entry::kLru},
-    {"LargestStorage", Term::kOne, true, false, Entry::kScore},
-    {"RandomStorage", Term::kOne, false, false, Entry::kRandom},
-    {"AbESizeStale", Term::kRegions, true, true, Entry::kScore},
-    {"AbESize", Term::kRegions, true, false, Entry::kScore},
-    {"AbEStale", Term::kRegions, false, true, Entry::kScore},
-    {"AbE", Term::kRegions, false, false, Entry::kScore},
-    {"AbEqSizeStale", Term::kEqClass, true, true, Entry::kScore},
-    {"AbEqSize", Term::kEqClass, true, false, Entry::kScore},
-    {"AbEqStale", Term::kEqClass, false, true, Entry::kScore},
-    {"AbEq", Term::kEqClass, false, false, Entry::kScore},
-    {"AbLocalSizeStale", Term::kLocal, true, true, Entry::kScore},
-    {"AbLocalSize", Term::kLocal, true, false, Entry::kScore},
-    {"AbLocalStale", Term::kLocal, false, true, Entry::kScore},
-    {"AbLocal", Term::kLocal, false, false, Entry::kScore},
-    {"AbSizeStale", Term::kOne, true, true, Entry::kScore},
-    {"AbSize", Term::kOne, true, false, Entry::kScore},
-    {"AbStale", Term::kOne, false, true, Entry::kScore},
-    {"AbRandom", Term::kOne, false, false, Entry::kRandom},
+    {"DTR", R"($h_{DTR}$)", Term::kRegions, true, true, Entry::kScore},
+    {"DTREqClass", R"($h_{DTR}^{eq}$)", Term::kEqClass, true, true, Entry::kScore},
+    {"DTRLocal", R"($h_{DTR}^{local}$)", Term::kLocal, true, true, Entry::kScore},
+    {"DTRUnopt", R"(DTR-Full (Unoptimized))", Term::kUnoptimized, true, true, Entry::kScore},
+    {"MSPS", R"($h_{MSPS}$)", Term::kRegionRev, true, false, Entry::kScore},
+    {"LRU", R"($h_{LRU}$)", Term::kOne, false, false, Entry::kLru},
+    {"LargestStorage", R"($h_{size}$)", Term::kOne, true, false, Entry::kScore},
+    {"RandomStorage", R"($h_{rand}$)", Term::kOne, false, false, Entry::kRandom},
+    {"AbESizeStale", R"($e^*$, size, staleness)", Term::kRegions, true, true, Entry::kScore},
+    {"AbESize", R"($e^*$, size, no staleness)", Term::kRegions, true, false, Entry::kScore},
+    {"AbEStale", R"($e^*$, no size, staleness)", Term::kRegions, false, true, Entry::kScore},
+    {"AbE", R"($e^*$, no size, no staleness)", Term::kRegions, false, false, Entry::kScore},
+    {"AbEqSizeStale", R"(EqClass, size, staleness)", Term::kEqClass, true, true, Entry::kScore},
+    {"AbEqSize", R"(EqClass, size, no staleness)", Term::kEqClass, true, false, Entry::kScore},
+    {"AbEqStale", R"(EqClass, no size, staleness)", Term::kEqClass, false, true, Entry::kScore},
+    {"AbEq", R"(EqClass, no size, no staleness)", Term::kEqClass, false, false, Entry::kScore},
+    {"AbLocalSizeStale", R"(local, size, staleness)", Term::kLocal, true, true, Entry::kScore},
+    {"AbLocalSize", R"(local, size, no staleness)", Term::kLocal, true, false, Entry::kScore},
+    {"AbLocalStale", R"(local, no size, staleness)", Term::kLocal, false, true, Entry::kScore},
+    {"AbLocal", R"(local, no size, no staleness)", Term::kLocal, false, false, Entry::kScore},
+    {"AbSizeStale", R"(no cost, size, staleness)", Term::kOne, true, true, Entry::kScore},
+    {"AbSize", R"(no cost, size, no staleness)", Term::kOne, true, false, Entry::kScore},
+    {"AbStale", R"(no cost, no size, staleness)", Term::kOne, false, true, Entry::kScore},
+    {"AbRandom", R"(no cost, no size, no staleness (random))", Term::kOne, false, false,
+     Entry::kRandom},
 };
 
 }  // namespace
@@ -272,11 +280,11 @@ std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed) {
     if (name != e.name) continue;
     switch (e.kind) {
       case Entry::kScore:
-        return std::make_unique<ScoreHeuristic>(e.name, e.term, e.size, e.stale);
+        return std::make_unique<ScoreHeuristic>(e.name, e.label, e.term, e.size, e.stale);
       case Entry::kLru:
         return std::make_unique<LruHeuristic>();
       case Entry::kRandom:
-        return std::make_unique<RandomHeuristic>(e.name, seed);
+        return std::make_unique<RandomHeuristic>(e.name, e.label, seed);
     }
   }
   return nullptr;

@@ -40,7 +40,8 @@ bool operator<=(const Cost& a, const Cost& b);
 class Heuristic {
  public:
   virtual ~Heuristic() = default;
-  virtual std::string Name() const = 0;
+  virtual std::string Name() const = 0;   // the class name, as registered ("DTR")
+  virtual std::string Label() const = 0;  // str(heuristic) in simrd ("$h_{DTR}$")
   virtual Features RequiredFeatures() const = 0;
   // The cost of evicting `s`. Counts heuristic evaluations and accesses.
   virtual Cost Evaluate(StorageId s, Runtime& rt) = 0;

@@ -1,6 +1,9 @@
 #include "sim/runtime.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "sim/accepted_pairs.h"
 
 namespace dtrcheck {
 
@@ -98,13 +101,8 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
       observer_(observer),
       eq_forest_(&summary_.heuristic_access_count),
       region_upkeep_(options.region_rebuilds, &summary_.heuristic_access_count, &marks_, &marks2_) {
-  Features have = RuntimeFeatures(options.kind);
-  Features need = heuristic.RequiredFeatures();
-  if ((need & ~have) != 0) {
-    throw std::invalid_argument("Heuristic " + heuristic.Name() + " requires " +
-                                FeaturesToString(need) + " but this runtime only supports " +
-                                FeaturesToString(have));
-  }
+  if (auto refusal = PairRefusal(options.kind, heuristic)) throw std::invalid_argument(*refusal);
+  const Features need = heuristic.RequiredFeatures();
   banishing_ = options.kind == RuntimeKind::kV1;
   eager_ = options.kind == RuntimeKind::kV2Eager || options.kind == RuntimeKind::kV2EagerOptimized;
   optimized_ =

@@ -71,8 +71,8 @@ struct RuntimeOptions {
 
 class Runtime {
  public:
-  // Throws std::invalid_argument (simrd's RuntimeError) when the heuristic
-  // needs a feature this runtime lacks.
+  // Throws std::invalid_argument with simrd's RuntimeError message when the
+  // heuristic needs a feature this runtime lacks (PairRefusal).
   Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& heuristic,
           RuntimeObserver* observer = nullptr);
 

@@ -2,36 +2,10 @@
 
 #include <mutex>
 #include <stdexcept>
-#include <thread>
+
+#include "analysis/parallel_for.h"
 
 namespace dtrcheck {
-
-namespace {
-
-// Runs fn(i) for i in [0, n) on `jobs` threads; rethrows the first exception.
-void ParallelFor(size_t n, int jobs, const std::function<void(size_t)>& fn) {
-  std::atomic<size_t> next{0};
-  std::mutex mu;
-  std::exception_ptr error;
-  auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;) {
-      try {
-        fn(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (!error) error = std::current_exception();
-        next = n;
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 1; j < std::min<int>(jobs, static_cast<int>(n)); ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
-}
-
-}  // namespace
 
 ScanResult RunScan(const Graph& graph, const RunConfig& config, const Baseline& baseline,
                    const std::vector<BudgetSpec>& budgets, const ScanSettings& s) {
@@ -73,27 +47,33 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
   std::mutex mu;
   size_t done = 0;
   const size_t n = result.findings.size();
-  ParallelFor(n, s.jobs, [&](size_t i) {
-    if (s.cancel && s.cancel->load()) return;  // what is refined so far is kept
-    ScanFinding& sf = result.findings[i];
-    const Finding& f = sf.found;
-    if (s.refine) {
-      Int tolerance =
-          s.tolerance > 0 ? s.tolerance : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
-      double threshold = f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.nonmono_factor;
-      sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
-    }
-    if (s.diagnose && f.kind == FindingKind::kInversion) {
-      const FindingEnd& end = sf.refined ? sf.refined->finding.high : f.high;
-      BudgetSpec spec = end.ratio ? BudgetSpec::Ratio(*end.ratio) : BudgetSpec::Bytes(end.budget);
-      sf.failure = Diagnose(graph, WithBudget(config, spec), baseline);
-    }
-    if (s.on_progress) {
-      std::lock_guard<std::mutex> lock(mu);
-      s.on_progress("refine", ++done, n);
-    }
-  });
-  if (s.cancel && s.cancel->load()) result.cancelled = true;
+  // On cancellation, what is refined so far is kept.
+  auto cancelled = [&] { return s.cancel && s.cancel->load(); };
+  ParallelFor(
+      n, s.jobs,
+      [&](size_t i) {
+        ScanFinding& sf = result.findings[i];
+        const Finding& f = sf.found;
+        if (s.refine) {
+          Int tolerance = s.tolerance > 0 ? s.tolerance
+                                          : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
+          double threshold =
+              f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.nonmono_factor;
+          sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
+        }
+        if (s.diagnose && f.kind == FindingKind::kInversion) {
+          const FindingEnd& end = sf.refined ? sf.refined->finding.high : f.high;
+          BudgetSpec spec =
+              end.ratio ? BudgetSpec::Ratio(*end.ratio) : BudgetSpec::Bytes(end.budget);
+          sf.failure = Diagnose(graph, WithBudget(config, spec), baseline);
+        }
+        if (s.on_progress) {
+          std::lock_guard<std::mutex> lock(mu);
+          s.on_progress("refine", ++done, n);
+        }
+      },
+      cancelled);
+  if (cancelled()) result.cancelled = true;
   return result;
 }
 

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
+#include "analysis/parallel_for.h"
 #include "sim/telemetry.h"
 
 namespace dtrcheck {
@@ -160,49 +159,26 @@ SweepResult RunSweep(const Graph& graph, const RunConfig& base, const Baseline& 
                      const std::vector<BudgetSpec>& budgets, const SweepOptions& options) {
   const size_t total = budgets.size();
   std::vector<std::optional<SweepPoint>> slots(total);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::mutex mu;  // guards done, first_error and on_point
+  std::mutex mu;  // guards done and on_point
   size_t done = 0;
-  std::exception_ptr first_error;
-
-  auto stop_requested = [&] { return failed.load() || (options.cancel && options.cancel->load()); };
-  auto worker = [&] {
-    std::optional<CancelObserver> cancel_observer;
-    if (options.cancel) cancel_observer.emplace(options.cancel);
-    for (;;) {
-      if (stop_requested()) return;
-      size_t i = next.fetch_add(1);
-      if (i >= total) return;
-      if (i < options.skip.size() && options.skip[i]) continue;
-      try {
-        SweepPoint p{i, Simulate(graph, WithBudget(base, budgets[i]), baseline,
-                                 cancel_observer ? &*cancel_observer : nullptr)};
-        std::lock_guard<std::mutex> lock(mu);
-        slots[i] = std::move(p);
-        ++done;
-        if (options.on_point) options.on_point(*slots[i], done, total);
-      } catch (const SweepCancelled&) {
-        return;
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (!first_error) first_error = std::current_exception();
-        failed = true;
-        return;
-      }
-    }
-  };
-
-  int jobs = std::max(1, options.jobs);
-  if (static_cast<size_t>(jobs) > total) jobs = static_cast<int>(std::max<size_t>(total, 1));
-  if (jobs == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> threads;
-    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
-    for (auto& t : threads) t.join();
-  }
-  if (first_error) std::rethrow_exception(first_error);
+  ParallelFor(
+      total, options.jobs,
+      [&](size_t i) {
+        if (i < options.skip.size() && options.skip[i]) return;
+        std::optional<CancelObserver> cancel_observer;
+        if (options.cancel) cancel_observer.emplace(options.cancel);
+        try {
+          SweepPoint p{i, Simulate(graph, WithBudget(base, budgets[i]), baseline,
+                                   cancel_observer ? &*cancel_observer : nullptr)};
+          std::lock_guard<std::mutex> lock(mu);
+          slots[i] = std::move(p);
+          ++done;
+          if (options.on_point) options.on_point(*slots[i], done, total);
+        } catch (const SweepCancelled&) {
+          // The slot stays empty; no further point starts (the stop below).
+        }
+      },
+      [&] { return options.cancel && options.cancel->load(); });
 
   SweepResult result;
   for (size_t i = 0; i < total; ++i) {

@@ -1,7 +1,8 @@
 #include "cli/grid_options.h"
 
 #include <stdexcept>
-#include <thread>
+
+#include "analysis/parallel_for.h"
 
 namespace dtrcheck {
 
@@ -42,7 +43,7 @@ void RemoveBudgetOptions(CLI::App* cmd) {
 
 int EffectiveJobs(const GridOptions& o) {
   if (o.jobs > 0) return o.jobs;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return DefaultJobs();
 }
 
 }  // namespace dtrcheck

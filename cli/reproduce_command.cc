@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <thread>
 
+#include "analysis/parallel_for.h"
 #include "cli/reproduce.h"
 #include "cli/sweep_commands.h"
 #include "traces/locate.h"
@@ -25,8 +25,7 @@ struct ReproduceOptions {
 int RunReproduce(const ReproduceOptions& o) {
   ReproduceSettings s;
   s.out_dir = o.out;
-  s.jobs =
-      o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  s.jobs = o.jobs > 0 ? o.jobs : DefaultJobs();
   // Locate (and verify) the traces before spending any time.
   const std::string resnet = LocatePublicTrace("resnet32");
   const std::string lstm = o.no_lstm ? "" : LocatePublicTrace("lstm");

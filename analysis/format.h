@@ -15,7 +15,7 @@ std::string ShortestDouble(double v);
 // printf("%.*f"): Fixed(2.2229, 3) -> "2.223".
 std::string Fixed(double v, int decimals);
 
-// Digits grouped by commas, as background.md writes bytes: "179,830,912".
+// Digits grouped by commas, as the published findings write bytes: "179,830,912".
 std::string GroupedInt(Int v);
 
 }  // namespace dtrcheck

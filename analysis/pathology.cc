@@ -144,8 +144,8 @@ const char* FindingKindName(FindingKind kind) {
   switch (kind) {
     case FindingKind::kInversion:
       return "inversion";
-    case FindingKind::kOverheadNonMonotonic:
-      return "non-monotonic";
+    case FindingKind::kOverheadRise:
+      return "overhead-rise";
     case FindingKind::kRegimeCliff:
       return "cliff";
   }
@@ -172,8 +172,7 @@ std::vector<Finding> FindInversions(const std::vector<SweepPoint>& points) {
   return MinimalPairs(points, first, FindingKind::kInversion);
 }
 
-std::vector<Finding> FindOverheadNonMonotonic(const std::vector<SweepPoint>& points,
-                                              double factor) {
+std::vector<Finding> FindOverheadRises(const std::vector<SweepPoint>& points, double factor) {
   CheckOrdered(points);
   CheckFactor(factor);
   std::vector<size_t> first(points.size(), kNone);
@@ -184,7 +183,7 @@ std::vector<Finding> FindOverheadNonMonotonic(const std::vector<SweepPoint>& poi
     for (size_t i = 0; i < points.size(); ++i)
       if (Ok(points[i])) first[i] = max.FirstAbove(i + 1, factor * points[i].overhead());
   }
-  return MinimalPairs(points, first, FindingKind::kOverheadNonMonotonic);
+  return MinimalPairs(points, first, FindingKind::kOverheadRise);
 }
 
 std::vector<Finding> FindRegimeCliffs(const std::vector<SweepPoint>& points, double factor,

@@ -1,6 +1,6 @@
 // Pathology predicates over budget sweeps, and the diagnosis of one run.
 //
-// Terms, as docs/background.md ("Terms used in issues") defines them:
+// Terms, as the project defines them for its issues:
 //   feasibility inversion: budgets B1 < B2 with the run ok at B1 and oom (or
 //     thrashed) at B2.
 //   regime cliff: two budgets at most a small step apart (e.g. 0.1% of peak)
@@ -9,10 +9,11 @@
 //     evictable pool is empty and the locked bytes plus the request exceed
 //     the budget.
 // And one of dtrcheck's own:
-//   overhead non-monotonicity: budgets B1 < B2, both ok, with
-//     overhead(B2) > factor * overhead(B1).
+//   overhead rise: budgets B1 < B2, both ok, with
+//     overhead(B2) > factor * overhead(B1) (kind "overhead-rise"; scan
+//     reports written before 2026-12-03 call it "non-monotonic").
 // Overhead is RunRecord::Overhead(): (model + remat compute) / baseline
-// compute. Cliffs and non-monotonicity compare ok runs only: an oom or
+// compute. Cliffs and overhead rises compare ok runs only: an oom or
 // thrashed run stops early and its overhead is not the cost of training.
 //
 // A predicate over a sweep could list every qualifying pair (quadratically
@@ -34,8 +35,8 @@
 
 namespace dtrcheck {
 
-enum class FindingKind { kInversion, kOverheadNonMonotonic, kRegimeCliff };
-const char* FindingKindName(FindingKind kind);  // "inversion", "non-monotonic", "cliff"
+enum class FindingKind { kInversion, kOverheadRise, kRegimeCliff };
+const char* FindingKindName(FindingKind kind);  // "inversion", "overhead-rise", "cliff"
 
 // What a finding says about one of its two runs.
 struct FindingEnd {
@@ -49,7 +50,7 @@ struct FindingEnd {
 struct Finding {
   FindingKind kind = FindingKind::kInversion;
   FindingEnd low, high;  // low.budget < high.budget
-  // Larger over smaller overhead (cliffs, non-monotonicity); 0 for inversions.
+  // Larger over smaller overhead (cliffs, overhead rises); 0 for inversions.
   double factor = 0;
 };
 
@@ -61,7 +62,7 @@ std::string DescribeFinding(const Finding& f);
 // not); equal budgets are allowed and never form a pair.
 std::vector<Finding> FindInversions(const std::vector<SweepPoint>& points);
 // factor >= 1; pairs with overhead(B2) > factor * overhead(B1).
-std::vector<Finding> FindOverheadNonMonotonic(const std::vector<SweepPoint>& points, double factor);
+std::vector<Finding> FindOverheadRises(const std::vector<SweepPoint>& points, double factor);
 // factor >= 1; pairs with 0 < B2 - B1 <= max_gap bytes and
 // max(overheads) >= factor * min(overheads).
 std::vector<Finding> FindRegimeCliffs(const std::vector<SweepPoint>& points, double factor,
@@ -83,7 +84,7 @@ struct OomDetails {
   Int request = 0;  // t.op.total_size: all outputs of its op
   // The tensor whose materialization started last (simrd's _T_pending),
   // usually a parent of `tensor` rematerialized just before the failure.
-  // background.md names this one "the tensor being computed" at ResNet-32
+  // The published study names this one "the tensor being computed" at ResNet-32
   // 0.104 (x7977, id 190); the failing request is that of its child x7984.
   TensorId last_started = -1;
   std::string last_started_name;

@@ -55,18 +55,18 @@ TEST(FindInversions, RejectsUnorderedPoints) {
   EXPECT_THROW(FindInversions(pts), std::invalid_argument);
 }
 
-TEST(FindOverheadNonMonotonic, MinimalRisesBeyondTheFactor) {
+TEST(FindOverheadRises, MinimalRisesBeyondTheFactor) {
   // Overheads 2.0, 1.5, 1.6, 2.0 (oom), 2.5, 1.4: with factor 1.5 the pairs
   // exceeding it are (1,4) 2.5 > 2.25; (2,4) 2.5 > 2.4. Minimal: (2,4) lies
   // inside (1,4), so only (2,4). The oom point's overhead is never used.
   std::vector<SweepPoint> pts = {Point(10, kOk, 2.0),  Point(20, kOk, 1.5), Point(30, kOk, 1.6),
                                  Point(40, kOom, 9.0), Point(50, kOk, 2.5), Point(60, kOk, 1.4)};
-  auto fs = FindOverheadNonMonotonic(pts, 1.5);
+  auto fs = FindOverheadRises(pts, 1.5);
   EXPECT_EQ(Pairs(fs), (P{{2, 4}}));
   EXPECT_DOUBLE_EQ(fs[0].factor, 2.5 / 1.6);
   // Factor 1: every strict rise; minimal pairs are the adjacent-in-ok rises.
-  EXPECT_EQ(Pairs(FindOverheadNonMonotonic(pts, 1.0)), (P{{1, 2}, {2, 4}}));
-  EXPECT_THROW(FindOverheadNonMonotonic(pts, 0.5), std::invalid_argument);
+  EXPECT_EQ(Pairs(FindOverheadRises(pts, 1.0)), (P{{1, 2}, {2, 4}}));
+  EXPECT_THROW(FindOverheadRises(pts, 0.5), std::invalid_argument);
 }
 
 TEST(FindRegimeCliffs, OnlyWithinTheGapAndBothDirections) {
@@ -90,7 +90,7 @@ TEST(FindRegimeCliffs, NoneWhenTheBaselineComputesNothing) {
   for (SweepPoint& p : pts)
     p.record.baseline.compute = p.record.model_compute = p.record.remat_compute = 0;
   EXPECT_TRUE(FindRegimeCliffs(pts, 2.0, 10).empty());
-  EXPECT_TRUE(FindOverheadNonMonotonic(pts, 1.0).empty());
+  EXPECT_TRUE(FindOverheadRises(pts, 1.0).empty());
 }
 
 TEST(GapFromFractionOfPeak, CoversTruncationOfBothBudgets) {

@@ -19,7 +19,8 @@ std::string Describe(const RunRecord& r) {
 }  // namespace
 
 const std::vector<std::string>& TracePropertyNames() {
-  static const std::vector<std::string> names = {"inversion", "cliff", "pinned-oom", "overhead"};
+  static const std::vector<std::string> names = {"inversion", "cliff", "pinned-oom",
+                                                 "overhead-rise"};
   return names;
 }
 
@@ -27,8 +28,9 @@ TraceProperty TracePropertyFromName(const std::string& name) {
   const auto& names = TracePropertyNames();
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<TraceProperty>(i);
+  if (name == "overhead") return TraceProperty::kOverheadRise;  // the old name
   throw std::invalid_argument("unknown property \"" + name +
-                              "\"; valid: inversion, cliff, pinned-oom, overhead");
+                              "\"; valid: inversion, cliff, pinned-oom, overhead-rise");
 }
 
 const char* TracePropertyName(TraceProperty p) {
@@ -93,8 +95,8 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
           overhead_defined &&
           !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget()).empty();
       break;
-    case TraceProperty::kOverhead:
-      check.holds = overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
+    case TraceProperty::kOverheadRise:
+      check.holds = overhead_defined && !FindOverheadRises(points, spec.factor).empty();
       break;
     case TraceProperty::kPinnedOom:
       check.holds = check.diagnosis->PinnedFrontierOom() &&

@@ -5,8 +5,8 @@
 //   inversion   ok at lo, oom or thrashed at hi            (FindInversions)
 //   cliff       both ok, overheads differ by >= factor      (FindRegimeCliffs,
 //               with the gap hi - lo)
-//   overhead    both ok, overhead(hi) > factor * overhead(lo)
-//                                                           (FindOverheadNonMonotonic)
+//   overhead-rise  both ok, overhead(hi) > factor * overhead(lo)
+//                                                           (FindOverheadRises)
 //   pinned-oom  oom at hi with the evictable pool empty and locked bytes plus
 //               the request over the budget (Diagnosis::PinnedFrontierOom);
 //               if lo is given, also ok at lo
@@ -27,11 +27,12 @@
 
 namespace dtrcheck {
 
-enum class TraceProperty { kInversion, kCliff, kPinnedOom, kOverhead };
+enum class TraceProperty { kInversion, kCliff, kPinnedOom, kOverheadRise };
 
 const std::vector<std::string>&
-TracePropertyNames();  // "inversion", "cliff", "pinned-oom", "overhead"
-// Throws std::invalid_argument listing the names.
+TracePropertyNames();  // "inversion", "cliff", "pinned-oom", "overhead-rise"
+// Also reads "overhead", overhead-rise's name in manifests and commands
+// written before 2026-12-03. Throws std::invalid_argument listing the names.
 TraceProperty TracePropertyFromName(const std::string& name);
 const char* TracePropertyName(TraceProperty p);
 
@@ -40,7 +41,7 @@ struct PropertySpec {
   RunConfig config;              // runtime, heuristic, limits; the budget is set per run
   std::optional<BudgetSpec> lo;  // required except for pinned-oom
   BudgetSpec hi;
-  double factor = 2.0;  // cliff and overhead
+  double factor = 2.0;  // cliff and overhead-rise
 };
 
 // Throws std::invalid_argument for a spec that cannot be checked (missing

@@ -29,7 +29,7 @@ Side Classify(FindingKind kind, const RunRecord& low, const RunRecord& mid, cons
       if (IsCliff(low.Overhead(), mid.Overhead(), threshold)) return Side::kHigh;
       if (IsCliff(mid.Overhead(), high.Overhead(), threshold)) return Side::kLow;
       return Side::kNeither;
-    case FindingKind::kOverheadNonMonotonic:
+    case FindingKind::kOverheadRise:
       if (mid.status != Status::kOk) return Side::kNeither;
       if (mid.Overhead() > threshold * low.Overhead()) return Side::kHigh;
       if (high.Overhead() > threshold * mid.Overhead()) return Side::kLow;

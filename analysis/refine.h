@@ -24,11 +24,11 @@ struct RefineResult {
 };
 
 // `threshold` is the factor the finding was found with (cliff factor, or
-// the non-monotonicity factor; ignored for inversions). The midpoint goes to
+// the overhead-rise factor; ignored for inversions). The midpoint goes to
 // the side it resembles:
 //   inversion:      ok -> low, oom or thrashed -> high;
 //   cliff:          ok and a cliff against low -> high, against high -> low;
-//   non-monotonic:  ok and above threshold * low's overhead -> high,
+//   overhead rise:  ok and above threshold * low's overhead -> high,
 //                   ok and high above threshold * its overhead -> low.
 // Anything else stops the bisection there. Throws what Simulate throws.
 RefineResult RefineFinding(const Graph& graph, const RunConfig& base, const Baseline& baseline,

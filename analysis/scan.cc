@@ -40,7 +40,7 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
 
   const auto& pts = result.points;
   for (auto&& list : {FindInversions(pts), FindRegimeCliffs(pts, s.cliff_factor, result.cliff_gap),
-                      FindOverheadNonMonotonic(pts, s.nonmono_factor)})
+                      FindOverheadRises(pts, s.rise_factor)})
     for (const Finding& f : list)
       result.findings.push_back(ScanFinding{f, std::nullopt, std::nullopt});
 
@@ -57,8 +57,7 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
         if (s.refine) {
           Int tolerance = s.tolerance > 0 ? s.tolerance
                                           : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
-          double threshold =
-              f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.nonmono_factor;
+          double threshold = f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.rise_factor;
           sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
         }
         if (s.diagnose && f.kind == FindingKind::kInversion) {

@@ -19,7 +19,7 @@ struct ScanSettings {
   double cliff_factor = 2.0;       // regime cliff: overheads >= this factor apart
   double cliff_fraction = 0.001;   // ... with budgets at most this fraction of peak apart
   std::optional<Int> cliff_bytes;  // ... or at most this many bytes apart
-  double nonmono_factor = 1.5;     // overhead non-monotonicity factor
+  double rise_factor = 1.5;        // overhead rise: a bigger budget's overhead > this factor
   bool refine = false;             // bisect each finding
   // Bisect down to this many bytes; 0 means 1/128 of the finding's interval
   // (7 halvings), 1 means adjacent bytes.
@@ -40,7 +40,7 @@ struct ScanFinding {
 
 struct ScanResult {
   std::vector<SweepPoint> points;     // the finished grid points, budget order
-  std::vector<ScanFinding> findings;  // inversions, cliffs, then non-monotonic
+  std::vector<ScanFinding> findings;  // inversions, cliffs, then overhead rises
   Int cliff_gap = 0;                  // the byte gap cliffs were searched within
   // Interrupted (ScanSettings::cancel): during the sweep, findings are those
   // of the finished points and nothing is refined; during the refinement,

@@ -22,8 +22,8 @@ bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecor
       return points.size() == 2 && overhead_defined &&
              !FindRegimeCliffs(points, spec.factor, points[1].budget() - points[0].budget())
                   .empty();
-    case TraceProperty::kOverhead:
-      return overhead_defined && !FindOverheadNonMonotonic(points, spec.factor).empty();
+    case TraceProperty::kOverheadRise:
+      return overhead_defined && !FindOverheadRises(points, spec.factor).empty();
     case TraceProperty::kPinnedOom:
       return points.back().status() == Status::kOom &&
              (points.size() == 1 || points[0].status() == Status::kOk);

@@ -24,9 +24,9 @@ index="$out/README.md"
   echo
   echo "\`dtrcheck scan TRACE --from 0.10 --to 1.00 --step 0.001 --overhead-limit 8 $flags --jobs $jobs --report DIR\`"
   echo "(DTR on RuntimeV2EagerOptimized; regime cliffs: overheads >= 2x apart within 0.1% of peak;"
-  echo "non-monotonic: a bigger budget's overhead > 1.5x a smaller one's). Produced by ci/scan_corpus.sh."
+  echo "overhead rises: a bigger budget's overhead > 1.5x a smaller one's). Produced by ci/scan_corpus.sh."
   echo
-  echo "| trace | budgets | ok | oom | thrashed | inversions | cliffs | non-monotonic | pinned-frontier OOMs | wall s | CPU s |"
+  echo "| trace | budgets | ok | oom | thrashed | inversions | cliffs | overhead rises | pinned-frontier OOMs | wall s | CPU s |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$index.partial"
 total_wall=0
@@ -43,11 +43,12 @@ for name in "${names[@]}"; do
   python3 - "$dir/scan.json" "$name" "$wall" "$cpu" >> "$index.partial" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1])); c = j['status_counts']
-kinds = [f['kind'] for f in j['findings']]
+# Reports written before 2026-12-03 name overhead rises "non-monotonic".
+kinds = ['overhead-rise' if f['kind'] == 'non-monotonic' else f['kind'] for f in j['findings']]
 pinned = sum(1 for f in j['findings'] if f['failure'] and f['failure']['pinned_frontier_oom'])
 print('| [%s](%s/report.md) | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f |' % (
     sys.argv[2], sys.argv[2], j['points'], c.get('ok', 0), c.get('oom', 0), c.get('thrashed', 0),
-    kinds.count('inversion'), kinds.count('cliff'), kinds.count('non-monotonic'), pinned,
+    kinds.count('inversion'), kinds.count('cliff'), kinds.count('overhead-rise'), pinned,
     float(sys.argv[3]), float(sys.argv[4])))
 PY
   total_wall=$(echo "$total_wall + $wall" | bc)

@@ -93,12 +93,14 @@ Json CheckJson(const PropertyCheck& check, const PropertySpec& spec) {
 
 std::string CommandLine(const ReduceArgs& a) {
   std::ostringstream s;
-  s << "dtrcheck reduce " << a.trace << " --property " << a.property;
+  s << "dtrcheck reduce " << a.trace << " --property "
+    << TracePropertyName(TracePropertyFromName(a.property));
   if (a.lo) s << " --lo " << ShortestDouble(*a.lo);
   if (a.hi) s << " --hi " << ShortestDouble(*a.hi);
   if (!a.lo_bytes.empty()) s << " --lo-bytes " << a.lo_bytes;
   if (!a.hi_bytes.empty()) s << " --hi-bytes " << a.hi_bytes;
-  if (a.property == "cliff" || a.property == "overhead")
+  const TraceProperty property = TracePropertyFromName(a.property);
+  if (property == TraceProperty::kCliff || property == TraceProperty::kOverheadRise)
     s << " --factor " << ShortestDouble(a.factor);
   const RunConfig& c = a.sim.config;
   s << " --runtime " << c.runtime << " --heuristic " << c.heuristic << " --baseline-runtime "
@@ -197,8 +199,8 @@ int RunReduce(ReduceArgs args) {
   PropertyCheck after = CheckTraceProperty(ParseTraceFile(args.out), spec);
 
   Json manifest;
-  manifest["property"] = args.property;
-  if (spec.property == TraceProperty::kCliff || spec.property == TraceProperty::kOverhead)
+  manifest["property"] = TracePropertyName(spec.property);
+  if (spec.property == TraceProperty::kCliff || spec.property == TraceProperty::kOverheadRise)
     manifest["factor"] = spec.factor;
   manifest["command_line"] = CommandLine(args);
   manifest["config"] = OracleConfig(spec.config);
@@ -255,9 +257,19 @@ Action AddReduceCommand(CLI::App& app) {
   auto args = std::make_shared<ReduceArgs>();
   cmd->add_option("TRACE", args->trace, "simrd log, or a public trace name (dtrcheck traces)")
       ->required();
-  cmd->add_option("--property", args->property, "inversion | cliff | pinned-oom | overhead")
+  cmd->add_option("--property", args->property,
+                  "inversion | cliff | pinned-oom | overhead-rise (formerly overhead)")
       ->required()
-      ->check(CLI::IsMember(TracePropertyNames()));
+      ->check(
+          [](const std::string& name) -> std::string {
+            try {
+              TracePropertyFromName(name);
+              return "";
+            } catch (const std::invalid_argument& e) {
+              return e.what();
+            }
+          },
+          "PROPERTY");
   cmd->add_option("--lo", args->lo, "smaller budget, as a ratio of the trace's own baseline peak");
   cmd->add_option("--hi", args->hi,
                   "larger budget (pinned-oom: the failing one), as a ratio of the peak");

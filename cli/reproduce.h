@@ -1,5 +1,5 @@
-// dtrcheck reproduce: regenerates the published findings of
-// docs/background.md from the public traces and says, claim by claim,
+// dtrcheck reproduce: regenerates the published findings
+// (analysis/published_findings.h) from the public traces and says, claim by claim,
 // whether dtrcheck reproduces them. Each part writes a markdown section and
 // its plots into the output directory.
 #ifndef DTRCHECK_CLI_REPRODUCE_H_

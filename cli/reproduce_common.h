@@ -15,7 +15,7 @@ inline RunConfig StudyConfig() {
 }
 
 // The LSTM claim's configuration: the same without an overhead limit.
-// background.md does not give the LSTM budgets or limit. With limit 8 the
+// The study does not give the LSTM budgets or limit. With limit 8 the
 // slow side of every fast/slow pair thrashes (corpus/scan-report/lstm); the
 // published profile (1.33 vs 8.27 evictions per evicted storage, 5,233 vs
 // 5,236 distinct) is that of ratios 0.265 and 0.264 run to completion.

@@ -4,7 +4,7 @@
 #include "analysis/eviction_compare.h"
 #include "analysis/format.h"
 #include "analysis/pathology.h"
-#include "cli/published.h"
+#include "analysis/published_findings.h"
 #include "cli/reproduce.h"
 #include "cli/reproduce_common.h"
 #include "cli/sweep_plot.h"
@@ -44,7 +44,7 @@ ReproduceSection ReproduceLstm(const std::string& trace, const ReproduceSettings
   }
   WriteSweepPlot(s.out_dir + "/lstm_window.svg", records, cliffs, "LSTM: DTR, no overhead limit");
   md +=
-      "\nbackground.md gives neither the budgets nor the limit of its LSTM pair. With the limit of "
+      "\nThe study gives neither the budgets nor the limit of its LSTM pair. With the limit of "
       "8 used "
       "for ResNet-32, the slow side of every fast/slow pair on this trace thrashes (see "
       "corpus/scan-report/lstm); run to completion, ratios 0.264 and 0.265 have the published "

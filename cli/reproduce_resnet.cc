@@ -3,8 +3,8 @@
 
 #include "analysis/format.h"
 #include "analysis/pathology.h"
+#include "analysis/published_findings.h"
 #include "cli/diagnosis_report.h"
-#include "cli/published.h"
 #include "cli/reproduce.h"
 #include "cli/reproduce_common.h"
 #include "cli/sweep_plot.h"
@@ -37,7 +37,7 @@ ReproduceSection ReproduceResNet(const std::string& trace, const ReproduceSettin
       "## ResNet-32: fine sweep 0.100 to 0.150\n\n"
       "DTR on RuntimeV2EagerOptimized, overhead limit 8, budget int(peak * ratio), baseline peak " +
       GroupedInt(baseline.peak) +
-      " B. Published: background.md.\n\n"
+      " B. Published: the study's figures (analysis/published_findings.h).\n\n"
       "![ResNet-32 sweep](resnet32_sweep.svg)\n\n"
       "| ratio | budget | published | dtrcheck | match |\n|---|---|---|---|---|\n";
   int matches = 0;

@@ -1,5 +1,5 @@
 // dtrcheck scan: sweep a grid of budgets, report the pathologies found
-// (feasibility inversions, regime cliffs, overhead non-monotonicity),
+// (feasibility inversions, regime cliffs, overhead rises),
 // optionally refined by bisection, with the failed end of each inversion
 // diagnosed.
 #include <algorithm>
@@ -22,7 +22,7 @@ namespace {
 struct ScanOptions {
   SimulationOptions sim;
   GridOptions grid;
-  double cliff_factor = 2.0, cliff_delta = 0.001, nonmono_factor = 1.5;
+  double cliff_factor = 2.0, cliff_delta = 0.001, rise_factor = 1.5;
   std::string cliff_delta_bytes;
   bool refine = false, bisect_bytes = false, json = false;
   std::string report, records;
@@ -77,7 +77,7 @@ int RunScanCommand(ScanOptions& o) {
       throw CLI::ValidationError("--cliff-delta-bytes", "expected a number of bytes");
     s.cliff_bytes = *v;
   }
-  s.nonmono_factor = o.nonmono_factor;
+  s.rise_factor = o.rise_factor;
   s.refine = o.refine || o.bisect_bytes;
   s.tolerance = o.bisect_bytes ? 1 : 0;
   s.jobs = EffectiveJobs(o.grid);
@@ -137,9 +137,9 @@ Action AddScanCommand(CLI::App& app) {
   auto* bytes =
       cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
   bytes->excludes(frac);
-  cmd->add_option(
-         "--nonmono-factor", o->nonmono_factor,
-         "overhead non-monotonicity: a bigger budget's overhead above F times a smaller one's")
+  cmd->add_option("--rise-factor,--nonmono-factor", o->rise_factor,
+                  "overhead rise: a bigger budget's overhead above F times a smaller one's "
+                  "(--nonmono-factor is its old name)")
       ->check(CLI::Range(1.0, 1e9))
       ->capture_default_str();
   cmd->add_flag("--refine", o->refine, "bisect each finding's budget interval (to 1/128 of it)");

@@ -76,7 +76,8 @@ std::string CriteriaText(const ScanContext& ctx, const ScanResult& r) {
   return "cliff: overheads >= " + ShortestDouble(ctx.settings.cliff_factor) + "x apart within " +
          GroupedInt(r.cliff_gap) + " B (" +
          Fixed(IntToDouble(r.cliff_gap) / IntToDouble(ctx.baseline.peak) * 100, 3) +
-         "% of peak); non-monotonic: rise > " + ShortestDouble(ctx.settings.nonmono_factor) + "x";
+         "% of peak); overhead rise: a bigger budget's overhead > " +
+         ShortestDouble(ctx.settings.rise_factor) + "x a smaller one's";
 }
 
 }  // namespace
@@ -98,7 +99,7 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
   j["status_counts"] = counts;
   j["cliff_factor"] = ctx.settings.cliff_factor;
   j["cliff_gap_bytes"] = IntJson(r.cliff_gap);
-  j["nonmono_factor"] = ctx.settings.nonmono_factor;
+  j["rise_factor"] = ctx.settings.rise_factor;
   j["cancelled"] = r.cancelled;
   Json findings = Json::array();
   for (const auto& sf : r.findings) {
@@ -176,7 +177,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   for (const auto& p : r.points) records.push_back(p.record);
   std::vector<Finding> marks;
   for (const auto& sf : r.findings)
-    if (sf.found.kind != FindingKind::kOverheadNonMonotonic) marks.push_back(sf.found);
+    if (sf.found.kind != FindingKind::kOverheadRise) marks.push_back(sf.found);
   std::string name = std::filesystem::path(ctx.trace).filename().string();
   const std::string title = name + ": " + ctx.config.heuristic + ", " + LimitText(ctx.config);
   WriteSweepPlot(dir + "/overhead.svg", records, marks, title);
@@ -203,8 +204,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
     out << "# Scan of `" << name << "`\n\n"
         << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute "
         << GroupedInt(ctx.baseline.compute) << ".\n"
-        << CriteriaText(ctx, r)
-        << " (non-monotonic findings are listed but not marked on the plot).\n\n"
+        << CriteriaText(ctx, r) << " (overhead rises are listed but not marked on the plot).\n\n"
         << "![overhead against budget](overhead.svg)\n\n"
         << (zoom ? "![around the findings](overhead-zoom.svg)\n\n" : "")
         << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";

@@ -27,9 +27,9 @@ std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySea
       findings = FindRegimeCliffs(points, search.factor,
                                   GapFromFractionOfPeak(search.cliff_gap, baseline.peak));
       break;
-    case TraceProperty::kOverhead:
+    case TraceProperty::kOverheadRise:
       if (baseline.compute == 0) return std::nullopt;
-      findings = FindOverheadNonMonotonic(points, search.factor);
+      findings = FindOverheadRises(points, search.factor);
       break;
   }
   for (const Finding& f : findings) {

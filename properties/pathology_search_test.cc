@@ -131,8 +131,8 @@ TEST(PathologySearch, FindsAndShrinksAFeasibilityInversion) {
   ExpectFoundShrunkAndConfirmed(TraceProperty::kInversion, 1);
 }
 
-TEST(PathologySearch, FindsAndShrinksAnOverheadNonMonotonicity) {
-  ExpectFoundShrunkAndConfirmed(TraceProperty::kOverhead, 2);
+TEST(PathologySearch, FindsAndShrinksAnOverheadRise) {
+  ExpectFoundShrunkAndConfirmed(TraceProperty::kOverheadRise, 2);
 }
 
 TEST(PathologySearch, FindsAndShrinksARegimeCliff) {

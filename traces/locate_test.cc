@@ -60,7 +60,7 @@ TEST(Locate, ManifestNamesTheEightSimrdTraces) {
   for (const auto& t : PublicTraces()) {
     names.push_back(t.name);
     EXPECT_EQ(t.sha256.size(), 64u) << t.name;
-    EXPECT_TRUE(t.has_start) << t.name;  // background.md: all eight start with START
+    EXPECT_TRUE(t.has_start) << t.name;  // all eight public logs start with START
   }
   EXPECT_EQ(names, (std::vector<std::string>{"resnet32", "unet", "lstm", "treelstm", "transformer",
                                              "densenet121", "inceptionv4", "unroll_gan"}));

@@ -21,7 +21,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = ("pathology_fuzzer", "trace_parse_fuzzer")
-KINDS = ("inversion", "cliff", "pinned-oom", "overhead")
+KINDS = ("inversion", "cliff", "pinned-oom", "overhead-rise")
 
 
 class Findings:

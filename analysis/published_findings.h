@@ -1,9 +1,12 @@
-// The published findings that `dtrcheck reproduce` checks, transcribed from
-// docs/background.md ("What a recent study found"; measured on simrd, DTR,
-// RuntimeV2EagerOptimized, overhead limit 8, budgets int(peak * ratio) from
-// an unbounded V2EagerOptimized baseline). Nothing here comes from dtrcheck.
-#ifndef DTRCHECK_CLI_PUBLISHED_H_
-#define DTRCHECK_CLI_PUBLISHED_H_
+// The published findings that `dtrcheck reproduce` reports on and
+// analysis/published_findings_test.cc checks: transcribed from the study
+// summarised in the project's background notes ("What a recent study found";
+// measured on simrd itself: DTR, RuntimeV2EagerOptimized, overhead limit 8,
+// budgets int(peak * ratio) from an unbounded V2EagerOptimized baseline).
+// The quotations below are the study's words; nothing here comes from
+// dtrcheck. This is the one copy: the report and the test read it.
+#ifndef DTRCHECK_ANALYSIS_PUBLISHED_FINDINGS_H_
+#define DTRCHECK_ANALYSIS_PUBLISHED_FINDINGS_H_
 
 #include <cstdint>
 #include <vector>
@@ -57,4 +60,4 @@ constexpr const char* kLstmJaccard = "0.999";
 
 }  // namespace dtrcheck::published
 
-#endif  // DTRCHECK_CLI_PUBLISHED_H_
+#endif  // DTRCHECK_ANALYSIS_PUBLISHED_FINDINGS_H_

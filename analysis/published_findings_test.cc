@@ -1,8 +1,9 @@
-// The published ResNet-32 findings of docs/background.md ("What a recent
-// study found"), measured there on simrd itself: DTR, RuntimeV2EagerOptimized,
-// overhead limit 8, budgets int(peak * ratio) from an unbounded
-// V2EagerOptimized baseline. The expected values below are that document's
-// table and diagnosis, copied; nothing here was produced by dtrcheck.
+// The published ResNet-32 findings (analysis/published_findings.h: the
+// study's table and diagnosis, measured on simrd itself) against what
+// sweep, scan and diagnose give. The expected values are the study's;
+// nothing here was produced by dtrcheck.
+#include "analysis/published_findings.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -50,22 +51,6 @@ class ResNetPublished : public ::testing::Test {
 Graph* ResNetPublished::graph_ = nullptr;
 Baseline ResNetPublished::baseline_;
 
-// background.md: "feasible at 0.100 and 0.101 (overhead 2.223x), out of
-// memory from 0.102 to 0.106, feasible again from 0.107 (2.077x up to 0.110;
-// 3.212x 0.111-0.115; 3.330x 0.116-0.119; 2.933x 0.120-0.124; 2.924x
-// 0.125-0.128; 2.903x 0.129-0.133; 2.881x 0.134-0.137; 2.667x 0.138-0.142;
-// 2.718x 0.143-0.146; 1.843x 0.147-0.150)". Ratios in thousandths.
-struct Stretch {
-  int from, to;
-  const char* status;
-  const char* overhead;  // 3 decimals; "" for oom
-};
-const std::vector<Stretch> kPublished = {
-    {100, 101, "ok", "2.223"}, {102, 106, "oom", ""},     {107, 110, "ok", "2.077"},
-    {111, 115, "ok", "3.212"}, {116, 119, "ok", "3.330"}, {120, 124, "ok", "2.933"},
-    {125, 128, "ok", "2.924"}, {129, 133, "ok", "2.903"}, {134, 137, "ok", "2.881"},
-    {138, 142, "ok", "2.667"}, {143, 146, "ok", "2.718"}, {147, 150, "ok", "1.843"}};
-
 std::string ThreeDecimals(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -77,7 +62,7 @@ TEST_F(ResNetPublished, FineSweepMatchesThePublishedTable) {
   auto result = RunSweep(*graph_, Config(), baseline_, RatioBudgets(ratios),
                          {.jobs = 2, .on_point = {}, .cancel = nullptr, .skip = {}});
   ASSERT_EQ(result.points.size(), 51u);
-  for (const Stretch& s : kPublished) {
+  for (const published::SweepStretch& s : published::kResNetSweep) {
     for (int m = s.from; m <= s.to; ++m) {
       const SweepPoint& p = result.points[m - 100];
       SCOPED_TRACE("ratio 0." + std::to_string(m));
@@ -87,8 +72,8 @@ TEST_F(ResNetPublished, FineSweepMatchesThePublishedTable) {
       }
     }
   }
-  // "A bigger budget can be infeasible where a smaller one is fine": the
-  // minimal witness is 0.101 ok -> 0.102 oom.
+  // "A bigger budget can be infeasible where a smaller one is fine": by the
+  // table, the minimal witness is 0.101 ok -> 0.102 oom.
   auto inversions = FindInversions(result.points);
   ASSERT_EQ(inversions.size(), 1u);
   EXPECT_EQ(inversions[0].low.ratio, 0.101);
@@ -110,22 +95,22 @@ TEST_F(ResNetPublished, SweepIsIdenticalForOneAndTwoJobs) {
 
 TEST_F(ResNetPublished, DiagnosisAt0104IsAPinnedFrontierOom) {
   RunConfig c = Config();
-  c.ratio = 0.104;
+  c.ratio = published::kDiagnosisRatio;
   Diagnosis d = Diagnose(*graph_, c, baseline_);
   ASSERT_EQ(d.record.status, Status::kOom);
   ASSERT_TRUE(d.oom.has_value());
-  // background.md: "when computing tensor x7977 (simrd id 190), which needs
+  // The study: "when computing tensor x7977 (simrd id 190), which needs
   // 179,830,912 bytes while 889,795,480 bytes are resident and every one of
   // them is locked (the evictable pool is empty)".
   // "Computing x7977" is the last materialization simrd started
   // (_T_pending); the request is that of x7977's child x7984 (id 193, op
   // cudnn_batch_norm/193), whose _free(t.op.total_size) raises. The
   // failing tensor is checked against simrd itself by diagnose_parity.
-  EXPECT_EQ(d.oom->last_started_name, "x7977");
-  EXPECT_EQ(d.oom->last_started, 190);
-  EXPECT_TRUE(d.oom->request == 179830912);
-  EXPECT_TRUE(d.oom->resident == 889795480);
-  EXPECT_TRUE(d.oom->locked_bytes == 889795480);
+  EXPECT_EQ(d.oom->last_started_name, published::kDiagnosisTensorName);
+  EXPECT_EQ(d.oom->last_started, published::kDiagnosisTensorId);
+  EXPECT_TRUE(d.oom->request == published::kDiagnosisRequest);
+  EXPECT_TRUE(d.oom->resident == published::kDiagnosisResident);
+  EXPECT_TRUE(d.oom->locked_bytes == published::kDiagnosisResident);  // "every one of them"
   EXPECT_EQ(d.oom->pool_count, 0u);
   EXPECT_TRUE(d.oom->pool_bytes == 0);
   EXPECT_TRUE(d.PinnedFrontierOom());
@@ -133,18 +118,19 @@ TEST_F(ResNetPublished, DiagnosisAt0104IsAPinnedFrontierOom) {
 }
 
 TEST_F(ResNetPublished, LargestLockedTotalsAt0101And0107) {
-  // background.md: "At 0.101 the largest locked total seen was about
-  // 754.9 MB, at 0.107 about 575.1 MB" (MB = 10^6 bytes, one decimal).
+  // The study: "At 0.101 the largest locked total seen was about 754.9 MB,
+  // at 0.107 about 575.1 MB" (MB = 10^6 bytes, one decimal).
   auto mb = [](Int bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", IntToDouble(bytes) / 1e6);
     return std::string(buf);
   };
-  RunConfig c = Config();
-  c.ratio = 0.101;
-  EXPECT_EQ(mb(Diagnose(*graph_, c, baseline_).max_locked_bytes), "754.9");
-  c.ratio = 0.107;
-  EXPECT_EQ(mb(Diagnose(*graph_, c, baseline_).max_locked_bytes), "575.1");
+  ASSERT_EQ(published::kLockedPeaks.size(), 2u);
+  for (const published::LockedPeak& peak : published::kLockedPeaks) {
+    RunConfig c = Config();
+    c.ratio = peak.ratio;
+    EXPECT_EQ(mb(Diagnose(*graph_, c, baseline_).max_locked_bytes), peak.megabytes) << peak.ratio;
+  }
 }
 
 TEST_F(ResNetPublished, ScanBisectsTheInversionToAdjacentBytes) {

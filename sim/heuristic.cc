@@ -162,7 +162,7 @@ class ScoreHeuristic : public Heuristic {
   std::string name_, label_;
   Term term_;
   bool size_, stale_;
-  std::vector<StorageId> neighbors_;
+  StorageList neighbors_;
   std::vector<EqNodeId> roots_;
 };
 

@@ -206,7 +206,7 @@ void RegionUpkeep::CheckUpdate(const Region& region, StorageId base, bool revers
   Region walked;
   const uint64_t accesses = Walk(walked, base, reverse);
   auto sorted = [](const IdSet& set) {
-    std::vector<StorageId> v = set.items();
+    StorageList v = set.items();
     std::sort(v.begin(), v.end());
     return v;
   };

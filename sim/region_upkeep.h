@@ -135,7 +135,7 @@ class RegionUpkeep {
   // after the last change of s's rows or compute.
   bool incremental_ = false;
   int64_t updates_ = 0;
-  std::vector<StorageId> change_log_;
+  StorageList change_log_;
   std::vector<size_t> shape_changed_at_;
   StorageList update_material_, update_candidates_;
 };

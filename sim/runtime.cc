@@ -390,7 +390,7 @@ void Runtime::Evict(StorageId sid) {
     Check(s.ecn_state != EcnState::kNode, "assert s.meta.get('ecn', None) is None");
     s.ecn = eq_forest_.NewNode(s.compute);
     s.ecn_state = EcnState::kNode;
-    std::vector<StorageId>& neighbors = evict_scratch_;  // the absorbs above are done with it
+    StorageList& neighbors = evict_scratch_;  // the absorbs above are done with it
     EvictedNeighbors(sid, &neighbors);
     for (StorageId n : neighbors) {
       Check(storages_[n].ecn_state == EcnState::kNode,
@@ -400,7 +400,7 @@ void Runtime::Evict(StorageId sid) {
   }
 }
 
-void Runtime::EvictedNeighbors(StorageId sid, std::vector<StorageId>* out) {
+void Runtime::EvictedNeighbors(StorageId sid, StorageList* out) {
   out->clear();
   EpochMarks::Epoch seen = marks_.NextEpoch();
   const Storage& s = storages_[sid];
@@ -416,7 +416,7 @@ void Runtime::EvictedNeighbors(StorageId sid, std::vector<StorageId>* out) {
   }
 }
 
-void Runtime::EvictedNeighborhood(StorageId sid, std::vector<StorageId>* out) {
+void Runtime::EvictedNeighborhood(StorageId sid, StorageList* out) {
   Region region, region_rev;
   region_upkeep_.Rebuild(region, sid, false);
   region_upkeep_.Rebuild(region_rev, sid, true);

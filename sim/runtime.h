@@ -110,9 +110,9 @@ class Runtime {
 
   // Storage.evicted_neighbors: counts one access per edge; result in
   // discovery order (parents then children, tensor by tensor).
-  void EvictedNeighbors(StorageId s, std::vector<StorageId>* out);
+  void EvictedNeighbors(StorageId s, StorageList* out);
   // Heuristic.evicted_neighborhood (DTRUnopt): both regions rebuilt afresh.
-  void EvictedNeighborhood(StorageId s, std::vector<StorageId>* out);
+  void EvictedNeighborhood(StorageId s, StorageList* out);
 
  private:
   struct Frame {

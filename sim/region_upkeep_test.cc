@@ -1,0 +1,114 @@
+// RegionUpkeep on its own, on a chain of four storages 0 -> 1 -> 2 -> 3
+// (each the child of the one before) with computes 10, 20, 30, 40. The
+// expected regions follow from Region.rebuild's definition
+// (simrd/optimization/region.py): the evicted storages reachable from the
+// base, the material ones at their edge, the interior's compute, and one
+// heuristic access per adjacency entry of the base and of each interior
+// storage. Whole runs are compared with simrd by the parity tests and with
+// the walk by region_update_test.
+#include "sim/region_upkeep.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "sim/simrd_errors.h"
+
+namespace dtrcheck {
+namespace {
+
+std::vector<StorageId> Sorted(const IdSet& set) {
+  std::vector<StorageId> v = set.items();
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+class Chain : public ::testing::Test {
+ protected:
+  void Build(RegionRebuilds mode, std::vector<bool> material) {
+    upkeep_.emplace(mode, &accesses_, &marks_, &marks2_);
+    // Children: 0 -> 1 -> 2 -> 3; parents the other way.
+    upkeep_->Reserve({1, 1, 1, 0}, {0, 1, 1, 1}, /*updatable=*/true);
+    for (StorageId s = 0; s < 4; ++s) {
+      marks_.AddSlot();
+      marks2_.AddSlot();
+      upkeep_->AddStorage();
+      upkeep_->SetCompute(s, 10 * (s + 1));
+    }
+    for (StorageId s = 0; s < 3; ++s) upkeep_->AddEdge(s, s + 1);
+    for (StorageId s = 0; s < 4; ++s) upkeep_->SetMaterial(s, material[s]);
+  }
+  Int accesses_ = 0;
+  EpochMarks marks_, marks2_;
+  std::optional<RegionUpkeep> upkeep_;
+};
+
+TEST_F(Chain, RebuildWalksToTheMaterialEdgeBothWays) {
+  Build(RegionRebuilds::kWalk, {true, false, false, true});
+  Region forward, backward;
+  upkeep_->Rebuild(forward, 0, /*reverse=*/false);
+  EXPECT_EQ(Sorted(forward.interior), (std::vector<StorageId>{1, 2}));
+  EXPECT_EQ(Sorted(forward.frontier), (std::vector<StorageId>{3}));
+  EXPECT_TRUE(forward.compute == 20 + 30);
+  EXPECT_TRUE(accesses_ == 3);  // the rows of 0, 1 and 2
+  upkeep_->Rebuild(backward, 3, /*reverse=*/true);
+  EXPECT_EQ(Sorted(backward.interior), (std::vector<StorageId>{1, 2}));
+  EXPECT_EQ(Sorted(backward.frontier), (std::vector<StorageId>{0}));
+  EXPECT_TRUE(accesses_ == 6);
+  EXPECT_FALSE(forward.walked);  // the kWalk mode never updates
+  EXPECT_EQ(upkeep_->updates(), 0);
+}
+
+// Storage 2 turns material: the update drops it from the interior and puts
+// it on the frontier in place of 3, which 2 now hides; the checked mode
+// compares the result with a walk and throws on any difference.
+TEST_F(Chain, UpdateAfterAStorageTurnsMaterialEqualsTheWalk) {
+  Build(RegionRebuilds::kUpdateChecked, {true, false, false, true});
+  Region forward;
+  upkeep_->Rebuild(forward, 0, false);
+  ASSERT_TRUE(forward.walked);
+  upkeep_->SetMaterial(2, true);
+  const Int before = accesses_;
+  upkeep_->Rebuild(forward, 0, false);
+  EXPECT_EQ(upkeep_->updates(), 1);
+  EXPECT_EQ(Sorted(forward.interior), (std::vector<StorageId>{1}));
+  EXPECT_EQ(Sorted(forward.frontier), (std::vector<StorageId>{2}));
+  EXPECT_TRUE(forward.compute == 20);
+  EXPECT_TRUE(accesses_ - before == 2);  // the rows of 0 and 1
+}
+
+// Storage 1 is evicted: 0's region absorbs 1's, as Region.absorb does,
+// and ends where a fresh walk ends.
+TEST_F(Chain, AbsorbGivesWhatAWalkGives) {
+  Build(RegionRebuilds::kWalk, {true, true, true, true});
+  Region of0, of1;
+  upkeep_->Rebuild(of0, 0, false);
+  upkeep_->Rebuild(of1, 1, false);
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{1}));
+  upkeep_->SetMaterial(1, false);
+  const Int before = accesses_;
+  upkeep_->Absorb(of0, 1, of1);
+  EXPECT_TRUE(accesses_ - before == 1);  // one per storage added to the interior
+  Region walked;
+  upkeep_->Rebuild(walked, 0, false);
+  EXPECT_EQ(Sorted(of0.interior), Sorted(walked.interior));
+  EXPECT_EQ(Sorted(of0.frontier), Sorted(walked.frontier));
+  EXPECT_TRUE(of0.compute == walked.compute);
+  EXPECT_TRUE(of0.compute == 20);
+}
+
+TEST_F(Chain, SimrdsAssertionsHold) {
+  Build(RegionRebuilds::kWalk, {true, false, true, true});
+  Region region;
+  EXPECT_THROW(upkeep_->Rebuild(region, 1, false), SimrdAssertion);  // base evicted
+  upkeep_->Rebuild(region, 2, false);
+  Region of3;
+  upkeep_->Rebuild(of3, 3, false);
+  // 3 is still material: it cannot be absorbed.
+  EXPECT_THROW(upkeep_->Absorb(region, 3, of3), SimrdAssertion);
+}
+
+}  // namespace
+}  // namespace dtrcheck

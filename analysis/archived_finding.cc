@@ -7,7 +7,6 @@
 #include "analysis/format.h"
 #include "analysis/simrd_confirm.h"
 #include "io/record.h"
-#include "io/record_read.h"
 #include "oracle/simrd_client.h"
 #include "sim/parse.h"
 
@@ -136,8 +135,8 @@ ArchiveReplay ReplayInSimrd(const ArchivedFinding& f) {
     return out;
   }
   std::vector<Json> configs;
-  if (f.spec.lo) configs.push_back(OracleConfig(WithBudget(f.spec.config, *f.spec.lo)));
-  configs.push_back(OracleConfig(WithBudget(f.spec.config, f.spec.hi)));
+  if (f.spec.lo) configs.push_back(ConfigToJson(WithBudget(f.spec.config, *f.spec.lo)));
+  configs.push_back(ConfigToJson(WithBudget(f.spec.config, f.spec.hi)));
   std::vector<RunRecord> records;
   try {
     for (const Json& j : RunOracle(f.trace, configs)) {

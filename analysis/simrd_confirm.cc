@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "io/record_read.h"
+#include "io/record.h"
 #include "oracle/simrd_client.h"
 
 namespace dtrcheck {
@@ -58,8 +58,8 @@ SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const Property
   }
   c.available = true;
   std::vector<Json> configs;
-  if (spec.lo) configs.push_back(OracleConfig(WithBudget(spec.config, *spec.lo)));
-  configs.push_back(OracleConfig(WithBudget(spec.config, spec.hi)));
+  if (spec.lo) configs.push_back(ConfigToJson(WithBudget(spec.config, *spec.lo)));
+  configs.push_back(ConfigToJson(WithBudget(spec.config, spec.hi)));
   try {
     c.records = RunOracle(trace_path, configs);
     std::vector<RunRecord> simrd;
@@ -74,6 +74,9 @@ SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const Property
     if (ours.runs.size() != simrd.size()) c.differences.push_back("number of runs");
     c.property_holds = PropertyHoldsOnRecords(spec, simrd);
     c.confirmed = c.differences.empty() && c.property_holds;
+  } catch (const SimrdUnavailable& e) {  // attrs missing, say: the oracle's own message
+    c.available = false;
+    c.error = e.what();
   } catch (const std::exception& e) {
     c.error = e.what();
     c.confirmed = false;

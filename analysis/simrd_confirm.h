@@ -17,7 +17,7 @@ namespace dtrcheck {
 bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records);
 
 struct SimrdConfirmation {
-  bool available = false;  // simrd was found (see oracle_client.h)
+  bool available = false;  // simrd was found (oracle/simrd_client.h)
   bool confirmed = false;  // records equal and the property holds on simrd's
   bool property_holds = false;
   std::vector<Json> records;             // simrd's, lo then hi

@@ -201,7 +201,7 @@ int RunReduce(ReduceArgs args) {
   if (spec.property == TraceProperty::kCliff || spec.property == TraceProperty::kOverhead)
     manifest["factor"] = spec.factor;
   manifest["command_line"] = CommandLine(args);
-  manifest["config"] = OracleConfig(spec.config);
+  manifest["config"] = ConfigToJson(spec.config);
   manifest["input"] = {{"trace", path}, {"sha256", Sha256OfFile(path)}};
   manifest["input"].update(CountsJson(original));
   manifest["output"] = {{"trace", args.out}, {"sha256", Sha256OfFile(args.out)}};

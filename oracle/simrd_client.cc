@@ -63,6 +63,10 @@ std::string Quoted(const std::vector<std::string>& argv) {
 
 }  // namespace
 
+const char kSimrdNotFound[] =
+    "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd; oracle/get_simrd.sh "
+    "gets it)";
+
 std::optional<std::string> FindSimrd() {
   std::string dir = Env("SIMRD_DIR");
   if (dir.empty()) {

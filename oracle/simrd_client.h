@@ -42,6 +42,8 @@ class OracleError : public std::runtime_error {
 // Nothing if simrd is not there (a quick check; the oracle has the last
 // word, by exiting 3).
 std::optional<std::string> FindSimrd();
+// Why FindSimrd found nothing: "simrd not found (SIMRD_DIR, ...)".
+extern const char kSimrdNotFound[];
 
 // $DTRCHECK_ORACLE, else oracle/simrd_oracle.py in the source tree.
 std::string OracleScript();

@@ -124,6 +124,7 @@ void AddFuzzerProvenance(const AddArgs& args, const std::string& id, FindingMani
       {"time_to_find_seconds",
        args.time_to_find ? Json(std::round(*args.time_to_find * 10) / 10) : Json()},
       {"host", host}};
+  if (m->before.is_object()) m->before["trace"] = "original.log";  // as the commands make it
   m->commands = {{"decode", "dtrcheck fuzz-decode input.bin -o original.log"},
                  {"reduce", "dtrcheck reduce original.log " + Joined(ReduceArguments(*finding)) +
                                 " -o trace.log"}};

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "analysis/archived_finding.h"
+#include "io/error_of.h"
 
 namespace dtrcheck {
 namespace {
@@ -25,17 +26,6 @@ std::vector<fs::path> ArchivedManifests() {
 Json ReadJson(const fs::path& path) {
   std::ifstream in(path);
   return Json::parse(in);
-}
-
-// The message of the std::invalid_argument that `read` throws ("" if none).
-template <typename F>
-std::string ErrorOf(F read) {
-  try {
-    read();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(FindingManifest, ArchivedManifestsRoundTrip) {
@@ -64,7 +54,9 @@ TEST(FindingManifest, ReadsFormat1) {
 }
 
 TEST(FindingManifest, NamesWhatIsWrong) {
-  auto error = [](const Json& j) { return ErrorOf([&] { ManifestFromJson(j); }); };
+  auto error = [](const Json& j) {
+    return ErrorOf<std::invalid_argument>([&] { ManifestFromJson(j); });
+  };
   Json good = AnArchivedManifest();
   auto without = [&](const char* key) {
     Json j = good;
@@ -113,15 +105,16 @@ TEST(FindingManifest, ReadingAFileNamesIt) {
   std::ofstream(dir / "manifest.json") << j.dump();
   std::ofstream(dir / "broken.json") << "{";
   std::string where = (dir / "manifest.json").string();
-  EXPECT_EQ(ErrorOf([&] { ReadFindingManifest(where); }), where + ": missing field \"budgets\"");
-  EXPECT_NE(ErrorOf([&] {
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadFindingManifest(where); }),
+            where + ": missing field \"budgets\"");
+  EXPECT_NE(ErrorOf<std::invalid_argument>([&] {
               ReadFindingManifest((dir / "broken.json").string());
             }).find("broken.json: not JSON"),
             std::string::npos);
   j = AnArchivedManifest();
   j.erase("id");
   std::ofstream(dir / "manifest.json") << j.dump();
-  EXPECT_EQ(ErrorOf([&] { ReadArchivedFinding(where); }),
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadArchivedFinding(where); }),
             where + ": missing field \"id\" (not an archived manifest)");
   fs::remove_all(dir);
 }

@@ -6,19 +6,10 @@
 
 #include <string>
 
+#include "io/error_of.h"
+
 namespace dtrcheck {
 namespace {
-
-// The message of the FieldError that `read` throws ("" if none).
-template <typename F>
-std::string ErrorOf(F read) {
-  try {
-    read();
-  } catch (const FieldError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const Json kDoc = Json::parse(R"({"name": "x", "count": 3, "big": 18446744073709551615,
   "neg": -5, "ratio": 0.5, "flag": true, "none": null, "list": [1], "too_big": 1e30,
@@ -48,64 +39,71 @@ TEST(JsonFields, NullIsAbsent) {
   EXPECT_FALSE(j.OptionalInteger("none"));
   EXPECT_FALSE(j.OptionalBool("none"));
   EXPECT_EQ(j.OptionalInteger("count"), Int(3));
-  EXPECT_EQ(ErrorOf([&] { j.String("none"); }), "missing field \"none\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.String("none"); }), "missing field \"none\"");
 }
 
 TEST(JsonFields, NamesTheMissingField) {
   JsonFields j(kDoc);
-  EXPECT_EQ(ErrorOf([&] { j.Value("budget"); }), "missing field \"budget\"");
-  EXPECT_EQ(ErrorOf([&] { j.Nullable("seed"); }), "missing field \"seed\"");
-  EXPECT_EQ(ErrorOf([&] { j.Object("inner").Object("deep").Integer("id"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Value("budget"); }), "missing field \"budget\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Nullable("seed"); }), "missing field \"seed\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Object("inner").Object("deep").Integer("id"); }),
             "missing field \"inner.deep.id\"");
 }
 
 TEST(JsonFields, NamesExpectedAndFound) {
   JsonFields j(kDoc);
-  EXPECT_EQ(ErrorOf([&] { j.String("count"); }), "field \"count\": expected a string, found 3");
-  EXPECT_EQ(ErrorOf([&] { j.Integer("name"); }),
-            "field \"name\": expected an integer, found \"x\"");
-  EXPECT_EQ(ErrorOf([&] { j.Integer("ratio"); }),
-            "field \"ratio\": expected an integer, found 0.5");
-  EXPECT_EQ(ErrorOf([&] { j.Integer("too_big"); }),
-            "field \"too_big\": expected an integer, found 1e+30");
-  EXPECT_EQ(ErrorOf([&] { j.Int64("big"); }),
-            "field \"big\": expected an integer from -2^63 to 2^63-1, found 18446744073709551615");
-  EXPECT_EQ(ErrorOf([&] { j.Int64("ratio"); }), "field \"ratio\": expected an integer, found 0.5");
-  EXPECT_EQ(ErrorOf([&] { j.Number("flag"); }), "field \"flag\": expected a number, found true");
-  EXPECT_EQ(ErrorOf([&] { j.Bool("count"); }), "field \"count\": expected true or false, found 3");
-  EXPECT_EQ(ErrorOf([&] { j.Array("name"); }), "field \"name\": expected an array, found \"x\"");
-  EXPECT_EQ(ErrorOf([&] { j.Object("list"); }), "field \"list\": expected an object, found [1]");
-  EXPECT_EQ(ErrorOf([&] { j.OptionalString("count"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.String("count"); }),
             "field \"count\": expected a string, found 3");
-  EXPECT_EQ(ErrorOf([&] { j.OptionalNumber("name"); }),
-            "field \"name\": expected a number, found \"x\"");
-  EXPECT_EQ(ErrorOf([&] { j.OptionalInteger("ratio"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Integer("name"); }),
+            "field \"name\": expected an integer, found \"x\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Integer("ratio"); }),
             "field \"ratio\": expected an integer, found 0.5");
-  EXPECT_EQ(ErrorOf([&] { j.OptionalBool("name"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Integer("too_big"); }),
+            "field \"too_big\": expected an integer, found 1e+30");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Int64("big"); }),
+            "field \"big\": expected an integer from -2^63 to 2^63-1, found 18446744073709551615");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Int64("ratio"); }),
+            "field \"ratio\": expected an integer, found 0.5");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Number("flag"); }),
+            "field \"flag\": expected a number, found true");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Bool("count"); }),
+            "field \"count\": expected true or false, found 3");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Array("name"); }),
+            "field \"name\": expected an array, found \"x\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Object("list"); }),
+            "field \"list\": expected an object, found [1]");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.OptionalString("count"); }),
+            "field \"count\": expected a string, found 3");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.OptionalNumber("name"); }),
+            "field \"name\": expected a number, found \"x\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.OptionalInteger("ratio"); }),
+            "field \"ratio\": expected an integer, found 0.5");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.OptionalBool("name"); }),
             "field \"name\": expected true or false, found \"x\"");
-  EXPECT_EQ(ErrorOf([&] { j.Object("inner").Object("deep").Integer("value"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Object("inner").Object("deep").Integer("value"); }),
             "field \"inner.deep.value\": expected an integer, found \"text\"");
-  EXPECT_EQ(ErrorOf([&] { j.Fail("count", "an even number"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.Fail("count", "an even number"); }),
             "field \"count\": expected an even number, found 3");
 }
 
 TEST(JsonFields, CutsLongValues) {
   Json doc = {{"long", std::string(200, 'a')}};
-  std::string e = ErrorOf([&] { JsonFields(doc).Integer("long"); });
+  std::string e = ErrorOf<FieldError>([&] { JsonFields(doc).Integer("long"); });
   EXPECT_EQ(e, "field \"long\": expected an integer, found \"" + std::string(56, 'a') + "...");
 }
 
 TEST(JsonFields, RejectsANonObject) {
-  EXPECT_EQ(ErrorOf([] { JsonFields(Json::parse("[1, 2]")); }),
+  EXPECT_EQ(ErrorOf<FieldError>([] { JsonFields(Json::parse("[1, 2]")); }),
             "document: expected an object, found [1,2]");
-  EXPECT_EQ(ErrorOf([] { JsonFields(Json(3), "config"); }),
+  EXPECT_EQ(ErrorOf<FieldError>([] { JsonFields(Json(3), "config"); }),
             "field \"config\": expected an object, found 3");
 }
 
 TEST(JsonFields, RejectsUnknownFields) {
   JsonFields j(kDoc["inner"], "inner");
-  EXPECT_EQ(ErrorOf([&] { j.RejectUnknown({"deep"}); }), "");
-  EXPECT_EQ(ErrorOf([&] { j.RejectUnknown({"shallow"}); }), "unknown field \"inner.deep\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.RejectUnknown({"deep"}); }), "");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { j.RejectUnknown({"shallow"}); }),
+            "unknown field \"inner.deep\"");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "analysis/sweep.h"
+#include "io/error_of.h"
 #include "io/record.h"
 #include "sim/parse.h"
 
@@ -46,20 +47,9 @@ TEST(RecordFromJson, RoundTripsRealRecords) {
   EXPECT_EQ(RecordToJson(RecordFromJson(j)).dump(), j.dump());
 }
 
-// The message of the FieldError that `read` throws ("" if none).
-template <typename F>
-std::string ErrorOf(F read) {
-  try {
-    read();
-  } catch (const FieldError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(RecordFromJson, RejectsNonRecords) {
   EXPECT_THROW(RecordFromJson(Json::parse("[1]")), FieldError);
-  EXPECT_EQ(ErrorOf([] { RecordFromJson(Json::parse(R"({"runtime": "X"})")); }),
+  EXPECT_EQ(ErrorOf<FieldError>([] { RecordFromJson(Json::parse(R"({"runtime": "X"})")); }),
             "missing field \"heuristic\"");
 }
 
@@ -89,16 +79,16 @@ TEST(RecordFromJson, ReadsTheOraclesRecords) {
 
 TEST(RecordFromJson, NamesTheBadField) {
   Json good = OracleRecords().at(0);
-  EXPECT_EQ(ErrorOf([&] { RecordFromJson(good); }), "");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { RecordFromJson(good); }), "");
   auto with = [&](const char* key, const Json& value) {
     Json j = good;
     j[key] = value;
-    return ErrorOf([&] { RecordFromJson(j); });
+    return ErrorOf<FieldError>([&] { RecordFromJson(j); });
   };
   auto without = [&](const char* key) {
     Json j = good;
     j.erase(key);
-    return ErrorOf([&] { RecordFromJson(j); });
+    return ErrorOf<FieldError>([&] { RecordFromJson(j); });
   };
   EXPECT_EQ(without("ratio"), "missing field \"ratio\"");  // null, not absent
   EXPECT_EQ(without("eviction_digest"), "missing field \"eviction_digest\"");
@@ -162,7 +152,9 @@ TEST(ConfigJson, ReadsWhatTheOracleAccepts) {
 }
 
 TEST(ConfigJson, NamesTheBadField) {
-  auto error = [](const char* text) { return ErrorOf([&] { ConfigFromJson(Json::parse(text)); }); };
+  auto error = [](const char* text) {
+    return ErrorOf<FieldError>([&] { ConfigFromJson(Json::parse(text)); });
+  };
   EXPECT_EQ(error(R"({"ratio": "0.5"})"), "field \"ratio\": expected a number, found \"0.5\"");
   EXPECT_EQ(error(R"({"budget": 1.5})"), "field \"budget\": expected an integer, found 1.5");
   EXPECT_EQ(error(R"({"runtime": 2})"), "field \"runtime\": expected a string, found 2");

@@ -176,6 +176,9 @@ struct TemporaryDirectory {
 Outcome Add(const AddArgs& args) {
   if (args.fuzzer_input.empty() && (!args.found_at.empty() || args.time_to_find))
     throw std::invalid_argument("--found-at and --time-to-find describe a --fuzzer-input");
+  if (args.id.find_first_not_of(
+          "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") != std::string::npos)
+    throw std::invalid_argument("--id " + args.id + ": letters, digits, - and _ only");
   fs::path manifest_path = args.input;
   if (manifest_path.extension() != ".json") manifest_path = ManifestPathFor(args.input);
   FindingManifest m = ReadFindingManifest(manifest_path.string());

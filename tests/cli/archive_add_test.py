@@ -193,6 +193,8 @@ def check_refusals(d: str, tmp: str) -> None:
              '--fuzzer-input', os.path.join(ENTRY, 'input.bin'), '--no-oracle'], tmp)
     check(r.returncode == 2 and 'have no id 0000000000000000' in r.stderr,
           f'a fuzzer input without that finding: {r.stderr.strip()}')
+    r = run([d, 'archive', 'add', 'reduced.log', '--archive', 'x', '--id', '../escape'], tmp)
+    check(r.returncode == 2 and 'letters, digits' in r.stderr, 'an id that is not a name')
     r = run([d, 'archive', 'add', 'reduced.log', '--archive', 'x', '--time-to-find', '3'], tmp)
     check(r.returncode == 2 and not os.path.exists(os.path.join(tmp, 'x')),
           '--time-to-find without --fuzzer-input')

@@ -13,6 +13,7 @@ comparison. Import it with the repository root on the path (run tools as
 `python3 -m oracle.record_corpus`, or with PYTHONPATH set, as ctest does).
 """
 import functools
+import importlib
 import json
 import os
 import subprocess
@@ -100,6 +101,8 @@ def load_simrd() -> ModuleType:
     """simrd imported into this process, for tools that watch its internals
     (tests/sweep/simrd_diagnose.py). Exits 3 with the oracle's message when
     simrd is missing."""
-    from oracle import simrd_oracle
-    module: ModuleType = simrd_oracle.load_simrd()
+    # The oracle is a script, run in its own process everywhere else; only
+    # this loader is borrowed from it.
+    oracle = importlib.import_module('oracle.simrd_oracle')
+    module: ModuleType = oracle.load_simrd()
     return module

@@ -8,7 +8,7 @@ naming it; an archive that cannot be written), a finding that no longer
 holds or whose records changed with exit 1, never leaving anything in the
 archive.
 
-    PYTHONPATH=. tests/cli/archive_add_test.py build/bin/dtrcheck
+    PYTHONPATH=. python3 tests/cli/archive_add_test.py build/bin/dtrcheck
 """
 import glob
 import hashlib

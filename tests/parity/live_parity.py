@@ -3,7 +3,7 @@
 simrd (oracle/simrd_client.py) and replayed through dtrcheck (dtrcheck replay,
 which holds the one field-by-field comparison).
 
-    PYTHONPATH=. tests/parity/live_parity.py build/bin/dtrcheck [COUNT]
+    PYTHONPATH=. python3 tests/parity/live_parity.py build/bin/dtrcheck [COUNT]
 
 Exits 77 (ctest SKIP_RETURN_CODE) when simrd or the traces are not available.
 The sampling seed is printed; set DTRCHECK_LIVE_SEED to repeat a sample.

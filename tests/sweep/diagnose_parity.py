@@ -5,7 +5,7 @@ For each configuration below, every field simrd_diagnose.py observes in
 simrd must equal dtrcheck's. Exit 0 when all agree, 1 on a difference,
 77 (skipped) when the traces or simrd are not there.
 
-    PYTHONPATH=. tests/sweep/diagnose_parity.py --dtrcheck BIN --traces DIR
+    PYTHONPATH=. python3 tests/sweep/diagnose_parity.py --dtrcheck BIN --traces DIR
 """
 import argparse
 import json

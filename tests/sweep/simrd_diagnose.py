@@ -8,7 +8,7 @@ locked total), _T_pending (the last materialization to start) and _free
 its request t.op.total_size). Prints one JSON object with the fields of
 DiagnosisToJson that it can observe.
 
-    PYTHONPATH=. tests/sweep/simrd_diagnose.py TRACE --ratio R [--overhead-limit X]
+    PYTHONPATH=. python3 tests/sweep/simrd_diagnose.py TRACE --ratio R [--overhead-limit X]
         [--runtime NAME] [--heuristic NAME]
 
 Exits 3 (as the oracle does) when simrd is not installed.

@@ -7,7 +7,7 @@ configuration per budget and heuristic), fails if simrd reports an error (an
 exception inside simrd: the trace is not valid input), and replays simrd's
 records through `dtrcheck replay` (every parity field compared).
 
-    PYTHONPATH=. traces/synthetic/oracle_check.py --dtrcheck build/bin/dtrcheck
+    PYTHONPATH=. python3 traces/synthetic/oracle_check.py --dtrcheck build/bin/dtrcheck
         [--seeds 3] [--ratios 0.5,0.3] [--heuristics DTR,DTREqClass,LRU]
 
 Exit codes: 0 all agree, 1 an error or a difference, 77 simrd not available

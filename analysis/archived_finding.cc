@@ -7,7 +7,6 @@
 #include "analysis/format.h"
 #include "analysis/simrd_confirm.h"
 #include "io/record.h"
-#include "io/record_read.h"
 #include "oracle/simrd_client.h"
 #include "sim/parse.h"
 
@@ -17,56 +16,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class Reader {
- public:
-  explicit Reader(std::string path) : path_(std::move(path)) {}
-  [[noreturn]] void Fail(const std::string& what) const {
-    throw std::invalid_argument(path_ + ": " + what);
-  }
-  const Json& At(const Json& j, const char* key) const {
-    if (!j.is_object() || !j.contains(key)) Fail(std::string("missing field \"") + key + "\"");
-    return j.at(key);
-  }
-  std::string String(const Json& j, const char* key) const {
-    const Json& v = At(j, key);
-    if (!v.is_string()) Fail(std::string("field \"") + key + "\" must be a string");
-    return v.get<std::string>();
-  }
-  double Number(const Json& j, const char* key) const {
-    const Json& v = At(j, key);
-    if (!v.is_number()) Fail(std::string("field \"") + key + "\" must be a number");
-    return v.get<double>();
-  }
-  Int Integer(const Json& j, const char* key) const {
-    const Json& v = At(j, key);
-    if (!v.is_number_integer()) Fail(std::string("field \"") + key + "\" must be an integer");
-    return v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
-  }
-  BudgetSpec Budget(const Json& j) const {
-    if (j.contains("ratio")) return BudgetSpec::Ratio(Number(j, "ratio"));
-    return BudgetSpec::Bytes(Integer(j, "bytes"));
-  }
-  ArchivedRun Run(const Json& j) const {
-    ArchivedRun r;
-    r.status = String(j, "status");
-    r.overhead = Number(j, "overhead");
-    r.budget = Integer(j, "budget");
-    return r;
-  }
-
- private:
-  std::string path_;
-};
-
 ArchivedRun RunOf(const RunRecord& r) {
   return ArchivedRun{StatusName(r.status), r.Overhead(), r.budget};
 }
 
 std::string DescribeRun(const ArchivedRun& r) {
-  std::string s = r.status;
   // A reduced trace may have no compute left (every TIME 0): no overhead.
-  if (r.status == "ok") s += r.overhead > 0 ? " " + Fixed(r.overhead, 3) + "x" : " (no compute)";
-  return s + " at " + IntToString(r.budget);
+  std::string overhead;
+  if (r.status == "ok") overhead = r.overhead > 0 ? Fixed(r.overhead, 3) + "x" : "(no compute)";
+  std::string s = r.status;
+  if (!overhead.empty()) s.append(" ").append(overhead);  // (appends: GCC 12 -Wrestrict)
+  return s.append(" at ").append(IntToString(r.budget));
 }
 
 std::string BudgetText(const BudgetSpec& b) {
@@ -76,46 +36,17 @@ std::string BudgetText(const BudgetSpec& b) {
 }  // namespace
 
 ArchivedFinding ReadArchivedFinding(const std::string& manifest_path) {
-  Reader r(manifest_path);
-  std::ifstream in(manifest_path);
-  if (!in) r.Fail("cannot read");
-  Json j;
-  try {
-    j = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    r.Fail(std::string("not JSON: ") + e.what());
-  }
+  FindingManifest m = ReadFindingManifest(manifest_path);
+  if (m.id.empty() || m.kind.empty())
+    throw std::invalid_argument(manifest_path + ": missing field \"" +
+                                (m.id.empty() ? "id" : "kind") + "\" (not an archived manifest)");
   ArchivedFinding f;
   f.manifest = manifest_path;
-  f.trace = (fs::path(manifest_path).parent_path() / r.String(j, "trace")).string();
-  f.id = r.String(j, "id");
-  f.kind = r.String(j, "kind");
-  try {
-    f.spec.property = TracePropertyFromName(r.String(j, "property"));
-  } catch (const std::invalid_argument& e) {
-    r.Fail(e.what());
-  }
-  const Json& c = r.At(j, "config");
-  f.spec.config.runtime = r.String(c, "runtime");
-  f.spec.config.heuristic = r.String(c, "heuristic");
-  f.spec.config.baseline_runtime = r.String(c, "baseline_runtime");
-  if (c.contains("overhead_limit")) f.spec.config.overhead_limit = r.Number(c, "overhead_limit");
-  if (c.contains("remat_limit")) f.spec.config.remat_limit = r.Integer(c, "remat_limit");
-  if (c.contains("seed")) f.spec.config.seed = r.Integer(c, "seed");
-  if (j.contains("factor")) f.spec.factor = r.Number(j, "factor");
-  const Json& budgets = r.At(j, "budgets");
-  const Json& expected = r.At(j, "expected");
-  if (budgets.contains("lo")) {
-    f.spec.lo = r.Budget(budgets.at("lo"));
-    f.expected.push_back(r.Run(r.At(expected, "lo")));
-  }
-  f.spec.hi = r.Budget(r.At(budgets, "hi"));
-  f.expected.push_back(r.Run(r.At(expected, "hi")));
-  try {
-    ValidatePropertySpec(f.spec);
-  } catch (const std::invalid_argument& e) {
-    r.Fail(e.what());
-  }
+  f.trace = (fs::path(manifest_path).parent_path() / m.trace).string();
+  f.id = m.id;
+  f.kind = m.kind;
+  f.spec = m.spec;
+  f.expected = m.expected;
   return f;
 }
 
@@ -132,18 +63,16 @@ ArchiveReplay ReplayInSimrd(const ArchivedFinding& f) {
   ArchiveReplay out;
   if (!FindSimrd()) {
     out.available = false;
-    out.detail = "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd)";
+    out.detail = kSimrdNotFound;
     return out;
   }
-  std::vector<Json> configs;
-  if (f.spec.lo) configs.push_back(OracleConfig(WithBudget(f.spec.config, *f.spec.lo)));
-  configs.push_back(OracleConfig(WithBudget(f.spec.config, f.spec.hi)));
   std::vector<RunRecord> records;
   try {
-    for (const Json& j : RunOracle(f.trace, configs)) {
-      if (j.contains("error")) throw std::runtime_error("simrd: " + j.dump());
-      records.push_back(RecordFromJson(j));
-    }
+    records = SimrdRecords(f.trace, f.spec);
+  } catch (const SimrdUnavailable& e) {
+    out.available = false;
+    out.detail = e.what();
+    return out;
   } catch (const std::exception& e) {
     out.detail = e.what();
     return out;

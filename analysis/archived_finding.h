@@ -1,10 +1,10 @@
 // Archived counterexamples: corpus/<kind>/<id>/manifest.json and trace.log,
-// written by fuzz/campaign after a finding is reduced and confirmed.
+// filed by `dtrcheck archive add` (analysis/finding_manifest.h is the
+// manifest's format).
 //
-// The manifest carries much more (records, provenance, commands; see
-// fuzz/README.md); what is read back here is what a replay needs: the
-// property with its configuration and budgets, and the statuses and
-// overheads seen when it was archived, to say how a pathology disappeared.
+// What a replay needs from the manifest: the property with its
+// configuration and budgets, and the statuses and overheads seen when it was
+// archived, to say how a pathology disappeared.
 // Replays go through CheckTraceProperty and PropertyHoldsOnRecords, the
 // reducer's own checks, so an archived finding means exactly what the
 // reducer kept.
@@ -15,16 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/finding_manifest.h"
 #include "analysis/reduce_property.h"
 #include "sim/simulate.h"
 
 namespace dtrcheck {
-
-struct ArchivedRun {
-  std::string status;  // "ok", "oom", "thrashed"
-  double overhead = 0;
-  Int budget = 0;
-};
 
 struct ArchivedFinding {
   std::string manifest, trace;  // paths
@@ -33,7 +28,8 @@ struct ArchivedFinding {
   std::vector<ArchivedRun> expected;  // lo (if any) then hi
 };
 
-// Throws std::invalid_argument naming the manifest and the field.
+// Throws std::invalid_argument naming the manifest and the field (an
+// archived manifest has an id and a kind).
 ArchivedFinding ReadArchivedFinding(const std::string& manifest_path);
 
 struct ArchiveReplay {

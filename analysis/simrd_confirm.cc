@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "io/record_read.h"
+#include "io/record.h"
 #include "oracle/simrd_client.h"
 
 namespace dtrcheck {
@@ -31,6 +31,21 @@ bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecor
   return false;
 }
 
+std::vector<RunRecord> SimrdRecords(const std::string& trace_path, const PropertySpec& spec,
+                                    std::vector<Json>* as_printed) {
+  std::vector<Json> configs;
+  if (spec.lo) configs.push_back(ConfigToJson(WithBudget(spec.config, *spec.lo)));
+  configs.push_back(ConfigToJson(WithBudget(spec.config, spec.hi)));
+  std::vector<Json> printed = RunOracle(trace_path, configs);
+  if (as_printed) *as_printed = printed;
+  std::vector<RunRecord> records;
+  for (const Json& j : printed) {
+    if (j.contains("error")) throw std::runtime_error("simrd: " + j.dump());
+    records.push_back(RecordFromJson(j));
+  }
+  return records;
+}
+
 Json SimrdConfirmation::ToJson() const {
   Json j;
   j["available"] = available;
@@ -53,27 +68,22 @@ SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const Property
                                    const PropertyCheck& ours) {
   SimrdConfirmation c;
   if (!FindSimrd()) {
-    c.error = "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd)";
+    c.error = kSimrdNotFound;
     return c;
   }
   c.available = true;
-  std::vector<Json> configs;
-  if (spec.lo) configs.push_back(OracleConfig(WithBudget(spec.config, *spec.lo)));
-  configs.push_back(OracleConfig(WithBudget(spec.config, spec.hi)));
   try {
-    c.records = RunOracle(trace_path, configs);
-    std::vector<RunRecord> simrd;
-    for (size_t i = 0; i < c.records.size(); ++i) {
-      if (c.records[i].contains("error")) throw std::runtime_error("simrd: " + c.records[i].dump());
-      simrd.push_back(RecordFromJson(c.records[i]));
-      if (i < ours.runs.size())
-        for (const auto& f :
-             DifferingFields(RecordToJson(ours.runs[i]), c.records[i], spec.config.heuristic))
-          c.differences.push_back("run " + std::to_string(i) + ": " + f);
-    }
+    std::vector<RunRecord> simrd = SimrdRecords(trace_path, spec, &c.records);
+    for (size_t i = 0; i < c.records.size() && i < ours.runs.size(); ++i)
+      for (const auto& f :
+           DifferingFields(RecordToJson(ours.runs[i]), c.records[i], spec.config.heuristic))
+        c.differences.push_back("run " + std::to_string(i) + ": " + f);
     if (ours.runs.size() != simrd.size()) c.differences.push_back("number of runs");
     c.property_holds = PropertyHoldsOnRecords(spec, simrd);
     c.confirmed = c.differences.empty() && c.property_holds;
+  } catch (const SimrdUnavailable& e) {  // attrs missing, say: the oracle's own message
+    c.available = false;
+    c.error = e.what();
   } catch (const std::exception& e) {
     c.error = e.what();
     c.confirmed = false;

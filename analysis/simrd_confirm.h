@@ -16,8 +16,14 @@ namespace dtrcheck {
 // not pools, so pinned-oom is checked as: oom at hi (and ok at lo).
 bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records);
 
+// simrd's records of the property's runs on the trace (lo then hi), read.
+// Throws SimrdUnavailable or OracleError (oracle/simrd_client.h), and
+// std::runtime_error for a run simrd refused.
+std::vector<RunRecord> SimrdRecords(const std::string& trace_path, const PropertySpec& spec,
+                                    std::vector<Json>* as_printed = nullptr);
+
 struct SimrdConfirmation {
-  bool available = false;  // simrd was found (see oracle_client.h)
+  bool available = false;  // simrd was found (oracle/simrd_client.h)
   bool confirmed = false;  // records equal and the property holds on simrd's
   bool property_holds = false;
   std::vector<Json> records;             // simrd's, lo then hi

@@ -16,6 +16,11 @@ Action AddFuzzDecodeCommand(CLI::App& app);
 // or, with --simrd, in simrd (exit 77 when simrd is absent).
 Action AddCheckFindingCommand(CLI::App& app);
 
+// archive add REDUCED [--archive DIR] [--id ID] [--fuzzer-input FILE] ...:
+// re-checks a reduced counterexample (dtrcheck's records, its SHA-256,
+// simrd when installed) and files it atomically as DIR/<kind>/<id>/.
+Action AddArchiveCommand(CLI::App& app);
+
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_CLI_FUZZ_COMMANDS_H_

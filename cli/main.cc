@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddDiagnoseCommand(app),   dtrcheck::AddCompareCommand(app),
       dtrcheck::AddScanCommand(app),       dtrcheck::AddReproduceCommand(app),
       dtrcheck::AddFuzzDecodeCommand(app), dtrcheck::AddCheckFindingCommand(app),
+      dtrcheck::AddArchiveCommand(app),
   };
   try {
     app.parse(argc, argv);

@@ -1,27 +1,28 @@
 // dtrcheck reduce: shrink a trace to a 1-minimal one on which a pathology
 // (inversion, cliff, pinned-oom, overhead) still holds (reduce/reducer.h).
 //
-// Writes OUT.log and OUT.manifest.json (property, budgets, the dtrcheck
+// Writes OUT.log and OUT.manifest.json (analysis/finding_manifest.h, the
+// format `dtrcheck archive add` files: property, budgets, the dtrcheck
 // records before and after, simrd's records of the reduced trace when the
 // oracle is available, operator counts, the command line). Ctrl-C stops the
 // reduction and writes the best trace so far.
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "analysis/finding_manifest.h"
 #include "analysis/format.h"
 #include "analysis/reduce_property.h"
 #include "analysis/simrd_confirm.h"
 #include "cli/interrupt.h"
 #include "cli/trace_commands.h"
-#include "io/record.h"
 #include "io/trace_writer.h"
-#include "oracle/simrd_client.h"
 #include "reduce/reducer.h"
 #include "reduce/trace_edits.h"
 #include "traces/locate.h"
@@ -38,58 +39,6 @@ struct ReduceArgs {
   double factor = 2.0;
   bool no_oracle = false;
 };
-
-// "OUT.log" -> "OUT.manifest.json"; other names get ".manifest.json" appended.
-std::string ManifestPath(const std::string& out) {
-  std::filesystem::path p(out);
-  if (p.extension() == ".log") p.replace_extension();
-  return p.string() + ".manifest.json";
-}
-
-Json BudgetJson(const BudgetSpec& spec, const Baseline& baseline) {
-  Json j;
-  if (spec.ratio) j["ratio"] = *spec.ratio;
-  j["bytes"] = IntJson(spec.Resolve(baseline));
-  return j;
-}
-
-Json CountsJson(const TraceLog& log) {
-  Json j;
-  j["instructions"] = log.instrs.size();
-  j["operators"] = log.NumOperators();
-  size_t lines = 0;
-  for (const auto& i : log.instrs) lines += i.LineCount();
-  j["lines"] = lines;
-  return j;
-}
-
-Json CheckJson(const PropertyCheck& check, const PropertySpec& spec) {
-  Json j;
-  j["holds"] = check.holds;
-  j["summary"] = check.summary;
-  j["baseline_peak"] = IntJson(check.baseline.peak);
-  j["baseline_compute"] = IntJson(check.baseline.compute);
-  if (spec.lo) j["lo"] = BudgetJson(*spec.lo, check.baseline);
-  j["hi"] = BudgetJson(spec.hi, check.baseline);
-  Json runs = Json::array();
-  for (const auto& r : check.runs) {
-    Json run = RecordToJson(r);
-    run["overhead"] = r.Overhead();
-    runs.push_back(run);
-  }
-  j["dtrcheck"] = runs;
-  if (check.diagnosis && check.diagnosis->oom) {
-    const OomDetails& o = *check.diagnosis->oom;
-    j["oom"] = {{"tensor", o.tensor_name},
-                {"request", IntJson(o.request)},
-                {"resident", IntJson(o.resident)},
-                {"locked_bytes", IntJson(o.locked_bytes)},
-                {"evictable", o.pool_count},
-                {"pinned_frontier", o.PinnedFrontier()},
-                {"depth", o.depth}};
-  }
-  return j;
-}
 
 std::string CommandLine(const ReduceArgs& a) {
   std::ostringstream s;
@@ -156,7 +105,7 @@ int RunReduce(ReduceArgs args) {
   ValidatePropertySpec(spec);
 
   // Fail now, not after the reduction, if OUT cannot be written.
-  std::string manifest_path = ManifestPath(args.out);
+  std::string manifest_path = ManifestPathFor(args.out);
   for (const std::string& f : {args.out + ".tmp", manifest_path + ".tmp"}) {
     if (!std::ofstream(f)) throw std::invalid_argument("-o " + args.out + ": cannot write " + f);
     std::filesystem::remove(f);
@@ -198,38 +147,33 @@ int RunReduce(ReduceArgs args) {
   WriteTraceLogFile(result.log, args.out);
   PropertyCheck after = CheckTraceProperty(ParseTraceFile(args.out), spec);
 
-  Json manifest;
-  manifest["property"] = TracePropertyName(spec.property);
-  if (spec.property == TraceProperty::kCliff || spec.property == TraceProperty::kOverheadRise)
-    manifest["factor"] = spec.factor;
-  manifest["command_line"] = CommandLine(args);
-  manifest["config"] = OracleConfig(spec.config);
-  manifest["input"] = {{"trace", path}, {"sha256", Sha256OfFile(path)}};
-  manifest["input"].update(CountsJson(original));
-  manifest["output"] = {{"trace", args.out}, {"sha256", Sha256OfFile(args.out)}};
-  manifest["output"].update(CountsJson(result.log));
-  manifest["reduction"] = {{"tests", result.tests},
-                           {"rounds", result.rounds},
-                           {"one_minimal", result.minimal},
-                           {"interrupted", result.cancelled}};
-  manifest["before"] = CheckJson(before, spec);
-  manifest["after"] = CheckJson(after, spec);
-  auto write_manifest = [&] {
-    {
-      std::ofstream out(manifest_path + ".tmp");
-      out << manifest.dump(2) << "\n";
-      if (!out) throw std::runtime_error(manifest_path + ": write error");
-    }
-    std::filesystem::rename(manifest_path + ".tmp", manifest_path);
-  };
+  FindingManifest manifest;
+  manifest.spec = spec;
+  SetCheck(&manifest, after);
+  manifest.trace = std::filesystem::path(args.out).filename().string();
+  manifest.trace_sha256 = Sha256OfFile(args.out);
+  manifest.operators = {{"before", original.NumOperators()}, {"after", result.log.NumOperators()}};
+  manifest.instructions = {{"before", original.instrs.size()}, {"after", result.log.instrs.size()}};
+  manifest.reduction = {{"tests", result.tests},
+                        {"rounds", result.rounds},
+                        {"one_minimal", result.minimal},
+                        {"interrupted", result.cancelled},
+                        {"seconds", std::round(seconds * 10) / 10}};
+  manifest.before = {{"trace", path}, {"sha256", Sha256OfFile(path)}};
+  manifest.before.update(CheckToJson(before, spec));
+  manifest.commands = {{"reduce", CommandLine(args)}};
   // Written once without simrd's verdict, so that OUT and its manifest exist
   // even if simrd (slow on big traces) is stopped with a second Ctrl-C.
-  manifest["after"]["simrd"] = {{"available", false},
-                                {"reason", args.no_oracle ? "--no-oracle" : "not run yet"}};
-  write_manifest();
+  SimrdConfirmation simrd;
+  simrd.error = args.no_oracle ? "--no-oracle" : "not asked yet";
+  manifest.simrd_status = SimrdStatus(simrd);
+  manifest.simrd = simrd.ToJson();
+  WriteFindingManifest(manifest, manifest_path);
   if (!args.no_oracle) {
-    manifest["after"]["simrd"] = ConfirmWithSimrd(args.out, spec, after).ToJson();
-    write_manifest();
+    simrd = ConfirmWithSimrd(args.out, spec, after);
+    manifest.simrd_status = SimrdStatus(simrd);
+    manifest.simrd = simrd.ToJson();
+    WriteFindingManifest(manifest, manifest_path);
   }
 
   std::cerr << "reduce: " << original.NumOperators() << " -> " << result.log.NumOperators()
@@ -238,11 +182,9 @@ int RunReduce(ReduceArgs args) {
             << (result.minimal ? ", 1-minimal" : "") << (result.cancelled ? ", interrupted" : "")
             << "\n"
             << "reduce: after: " << after.summary << "\n";
-  const Json& simrd = manifest["after"]["simrd"];
-  if (simrd.value("available", false))
-    std::cerr << "reduce: simrd "
-              << (simrd.value("confirmed", false) ? "confirms" : "does NOT confirm")
-              << " the reduced trace\n";
+  if (simrd.available)
+    std::cerr << "reduce: simrd " << (simrd.confirmed ? "confirms" : "does NOT confirm")
+              << " the reduced trace" << (simrd.error.empty() ? "" : ": " + simrd.error) << "\n";
   std::cerr << "reduce: wrote " << args.out << " and " << manifest_path << "\n";
   if (result.cancelled) return kExitInterrupted;
   if (!after.holds) return 1;

@@ -20,30 +20,36 @@ namespace {
 struct Case {
   std::string where;  // file:line
   std::string trace;  // a public trace name, or the path of trace_file
-  Json config;
+  Json config;        // as recorded, for messages
+  RunConfig run;      // the same, read (io/record.h)
   Json expected;
 };
 
-// A corpus configuration (the oracle's batch keys) as a RunConfig.
-RunConfig ConfigFromJson(const Json& c) {
-  RunConfig rc;
-  if (c.contains("runtime")) rc.runtime = c["runtime"];
-  if (c.contains("heuristic")) rc.heuristic = c["heuristic"];
-  if (c.contains("baseline_runtime")) rc.baseline_runtime = c["baseline_runtime"];
-  if (c.contains("ratio") && !c["ratio"].is_null()) rc.ratio = c["ratio"].get<double>();
-  if (c.contains("budget") && !c["budget"].is_null()) rc.budget = Int(c["budget"].get<int64_t>());
-  if (c.contains("overhead_limit") && !c["overhead_limit"].is_null())
-    rc.overhead_limit = c["overhead_limit"].get<double>();
-  if (c.contains("remat_limit") && !c["remat_limit"].is_null())
-    rc.remat_limit = Int(c["remat_limit"].get<int64_t>());
-  if (c.contains("seed") && !c["seed"].is_null()) rc.seed = Int(c["seed"].get<int64_t>());
-  if (c.contains("stats")) rc.stats = c["stats"].get<bool>();
-  return rc;
+// One line of a corpus: {"trace", "trace_sha256", "trace_file"?, "config",
+// "record", "command"} (oracle/record_corpus.py). Throws FieldError.
+Case ReadCase(const std::string& file, const Json& line) {
+  JsonFields j(line);
+  Case c;
+  c.trace = j.String("trace");
+  if (j.Has("trace_file")) {  // a small trace kept in the repository
+    auto dir = std::filesystem::path(file).parent_path();
+    c.trace = (dir / j.String("trace_file")).lexically_normal().string();
+    if (Sha256OfFile(c.trace) != j.String("trace_sha256"))
+      throw FieldError("trace_file " + c.trace + " changed since it was recorded");
+  } else if (j.Has("trace_sha256")) {
+    const PublicTrace* t = FindPublicTrace(c.trace);
+    if (t && t->sha256 != j.String("trace_sha256"))
+      throw FieldError("recorded for a trace whose SHA-256 is not the pinned one");
+  }
+  c.config = j.Object("config").json();
+  c.run = ConfigFromJson(c.config);
+  c.expected = j.Object("record").json();
+  return c;
 }
 
 // The outcome of one case: empty when it matches simrd.
 std::string CheckCase(const Case& c, const Graph& graph, const Baseline& baseline) {
-  RunConfig rc = ConfigFromJson(c.config);
+  const RunConfig& rc = c.run;
   bool simrd_refused = c.expected.contains("error") && !c.expected.contains("status");
   RunRecord rec;
   try {
@@ -76,76 +82,62 @@ Action AddReplayCommand(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--jobs,-j", *jobs, "threads")->check(CLI::Range(1u, 256u));
-  return {
-      cmd, [files, jobs]() -> int {
-        std::vector<Case> cases;
-        for (const auto& file : *files) {
-          std::ifstream in(file);
-          std::string line;
-          long n = 0;
-          while (std::getline(in, line)) {
-            ++n;
-            if (line.empty()) continue;
-            Json j;
-            try {
-              j = Json::parse(line);
-            } catch (const Json::parse_error& e) {
-              throw TraceError(file, n, std::string("bad JSON: ") + e.what());
+  return {cmd, [files, jobs]() -> int {
+            std::vector<Case> cases;
+            for (const auto& file : *files) {
+              std::ifstream in(file);
+              std::string line;
+              long n = 0;
+              while (std::getline(in, line)) {
+                ++n;
+                if (line.empty()) continue;
+                try {
+                  cases.push_back(ReadCase(file, Json::parse(line)));
+                } catch (const Json::parse_error& e) {
+                  throw TraceError(file, n, std::string("bad JSON: ") + e.what());
+                } catch (const FieldError& e) {
+                  throw TraceError(file, n, e.what());
+                }
+                cases.back().where = file + ":" + std::to_string(n);
+              }
             }
-            if (!j.contains("trace") || !j.contains("config") || !j.contains("record"))
-              throw TraceError(file, n, "expected keys trace, config and record");
-            std::string trace = j["trace"];
-            if (j.contains("trace_file")) {  // a small trace kept in the repository
-              auto dir = std::filesystem::path(file).parent_path();
-              trace = (dir / j["trace_file"].get<std::string>()).lexically_normal().string();
-              if (Sha256OfFile(trace) != j["trace_sha256"])
-                throw TraceError(file, n, "trace_file " + trace + " changed since it was recorded");
+            // Parse each trace and run each baseline once, before the threads start.
+            std::map<std::string, Graph> graphs;
+            std::map<std::pair<std::string, std::string>, Baseline> baselines;
+            for (const auto& c : cases) {
+              if (!graphs.count(c.trace)) {
+                ParseOptions po;
+                const PublicTrace* t = FindPublicTrace(c.trace);
+                if (t) po.start = t->has_start;
+                graphs.emplace(c.trace,
+                               ParseTraceFile(t ? LocatePublicTrace(c.trace) : c.trace, po));
+              }
+              auto key = std::make_pair(c.trace, c.run.baseline_runtime);
+              if (!baselines.count(key))
+                baselines.emplace(key, RunBaseline(graphs.at(c.trace), key.second));
             }
-            cases.push_back(Case{file + ":" + std::to_string(n), trace, j["config"], j["record"]});
-            if (j.contains("trace_sha256") && !j.contains("trace_file")) {
-              const PublicTrace* t = FindPublicTrace(cases.back().trace);
-              if (t && t->sha256 != j["trace_sha256"])
-                throw TraceError(file, n,
-                                 "recorded for a trace whose SHA-256 is not the pinned one");
+            std::vector<std::string> results(cases.size());
+            std::atomic<size_t> next{0};
+            auto worker = [&] {
+              for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
+                const Case& c = cases[i];
+                auto key = std::make_pair(c.trace, c.run.baseline_runtime);
+                results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
+              }
+            };
+            std::vector<std::thread> threads;
+            for (unsigned t = 0; t < *jobs; ++t) threads.emplace_back(worker);
+            for (auto& t : threads) t.join();
+            size_t failed = 0;
+            for (size_t i = 0; i < cases.size(); ++i) {
+              if (results[i].empty()) continue;
+              ++failed;
+              std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
+                        << cases[i].config.dump() << results[i] << "\n";
             }
-          }
-        }
-        // Parse each trace and run each baseline once, before the threads start.
-        std::map<std::string, Graph> graphs;
-        std::map<std::pair<std::string, std::string>, Baseline> baselines;
-        for (const auto& c : cases) {
-          if (!graphs.count(c.trace)) {
-            ParseOptions po;
-            const PublicTrace* t = FindPublicTrace(c.trace);
-            if (t) po.start = t->has_start;
-            graphs.emplace(c.trace, ParseTraceFile(t ? LocatePublicTrace(c.trace) : c.trace, po));
-          }
-          std::string brt = ConfigFromJson(c.config).baseline_runtime;
-          auto key = std::make_pair(c.trace, brt);
-          if (!baselines.count(key)) baselines.emplace(key, RunBaseline(graphs.at(c.trace), brt));
-        }
-        std::vector<std::string> results(cases.size());
-        std::atomic<size_t> next{0};
-        auto worker = [&] {
-          for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
-            const Case& c = cases[i];
-            auto key = std::make_pair(c.trace, ConfigFromJson(c.config).baseline_runtime);
-            results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
-          }
-        };
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < *jobs; ++t) threads.emplace_back(worker);
-        for (auto& t : threads) t.join();
-        size_t failed = 0;
-        for (size_t i = 0; i < cases.size(); ++i) {
-          if (results[i].empty()) continue;
-          ++failed;
-          std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
-                    << cases[i].config.dump() << results[i] << "\n";
-        }
-        std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
-        return failed ? 1 : 0;
-      }};
+            std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
+            return failed ? 1 : 0;
+          }};
 }
 
 }  // namespace dtrcheck

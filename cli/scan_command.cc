@@ -13,7 +13,7 @@
 #include "cli/scan_report.h"
 #include "cli/sweep_commands.h"
 #include "cli/sweep_io.h"
-#include "io/record_read.h"
+#include "io/record.h"
 
 namespace dtrcheck {
 

@@ -17,7 +17,7 @@
 #include "cli/sweep_commands.h"
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
-#include "io/record_read.h"
+#include "io/record.h"
 #include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
 #include "sim/runtime.h"

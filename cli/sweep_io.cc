@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/format.h"
-#include "io/record_read.h"
+#include "io/record.h"
 #include "sim/heuristic.h"
 
 namespace dtrcheck {

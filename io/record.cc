@@ -1,15 +1,75 @@
 #include "io/record.h"
 
+#include <fstream>
 #include <stdexcept>
 
 #include "sim/heuristic.h"
 
 namespace dtrcheck {
 
+namespace {
+
+// The oracle's configuration keys (CONFIG_KEYS in oracle/simrd_oracle.py).
+const std::vector<std::string>& ConfigKeys() {
+  static const std::vector<std::string> keys = {
+      "runtime",     "heuristic", "budget", "ratio", "baseline_runtime", "overhead_limit",
+      "remat_limit", "seed",      "stats",  "time",  "eviction_log",     "costs_at"};
+  return keys;
+}
+
+Status StatusFromName(const JsonFields& j, const char* key) {
+  std::string s = j.String(key);
+  for (Status st : {Status::kOk, Status::kOom, Status::kThrashed, Status::kError})
+    if (s == StatusName(st)) return st;
+  j.Fail(key, "ok, oom, thrashed or error");
+}
+
+}  // namespace
+
 Json IntJson(Int v) {
   if (v >= Int(INT64_MIN) && v <= Int(INT64_MAX)) return Json(static_cast<int64_t>(v));
   if (v > 0 && v <= Int(UINT64_MAX)) return Json(static_cast<uint64_t>(v));
   throw std::overflow_error("value " + IntToString(v) + " does not fit a 64-bit JSON integer");
+}
+
+Json ConfigToJson(const RunConfig& c) {
+  Json j;
+  j["runtime"] = c.runtime;
+  j["heuristic"] = c.heuristic;
+  j["baseline_runtime"] = c.baseline_runtime;
+  if (c.ratio)
+    j["ratio"] = *c.ratio;
+  else if (c.budget)
+    j["budget"] = IntJson(*c.budget);
+  if (c.overhead_limit)
+    j["overhead_limit"] = *c.overhead_limit;
+  else if (c.remat_limit)
+    j["remat_limit"] = IntJson(*c.remat_limit);
+  if (c.seed) j["seed"] = IntJson(*c.seed);
+  if (c.stats) j["stats"] = true;
+  return j;
+}
+
+RunConfig ConfigFromJson(const Json& json) {
+  JsonFields j(json);
+  j.RejectUnknown(ConfigKeys());
+  RunConfig c;
+  if (auto v = j.OptionalString("runtime")) c.runtime = *v;
+  if (auto v = j.OptionalString("heuristic")) c.heuristic = *v;
+  if (auto v = j.OptionalString("baseline_runtime")) c.baseline_runtime = *v;
+  c.ratio = j.OptionalNumber("ratio");
+  c.budget = j.OptionalInteger("budget");
+  if (c.ratio && c.budget) j.Fail("budget", "no budget beside a ratio");
+  c.overhead_limit = j.OptionalNumber("overhead_limit");
+  c.remat_limit = j.OptionalInteger("remat_limit");
+  if (c.overhead_limit && c.remat_limit)
+    j.Fail("remat_limit", "no remat_limit beside an overhead_limit");
+  c.seed = j.OptionalInteger("seed");
+  c.stats = j.OptionalBool("stats").value_or(false);
+  j.OptionalBool("time");
+  j.OptionalBool("eviction_log");
+  j.OptionalInteger("costs_at");
+  return c;
 }
 
 Json RecordToJson(const RunRecord& r) {
@@ -55,6 +115,77 @@ Json RecordToJson(const RunRecord& r) {
     j["storage_stats"] = rows;
   }
   return j;
+}
+
+RunRecord RecordFromJson(const Json& json) {
+  JsonFields j(json);
+  RunRecord r;
+  r.config.runtime = j.String("runtime");
+  r.config.heuristic = j.String("heuristic");
+  j.Nullable("ratio");  // ratio, remat_limit and seed are always there, null when unset
+  r.config.ratio = j.OptionalNumber("ratio");
+  r.budget = j.Integer("budget");
+  if (!r.config.ratio) r.config.budget = r.budget;
+  j.Nullable("remat_limit");
+  if (j.Has("remat_limit")) {
+    const Json& limit = j.Value("remat_limit");
+    if (limit.is_number_integer()) {
+      r.remat_limit_int = j.Integer("remat_limit");
+      r.config.remat_limit = r.remat_limit_int;
+    } else {
+      // The record keeps the limit, not the --overhead-limit that produced
+      // it; RecordToJson prints only the limit.
+      r.remat_limit_float = j.Number("remat_limit");
+    }
+  }
+  j.Nullable("seed");
+  r.seed_used = j.OptionalInteger("seed");
+  r.config.seed = r.seed_used;
+  r.status = StatusFromName(j, "status");
+  if (r.status == Status::kError) r.message = j.String("message");
+  r.clock = j.Integer("clock");
+  r.model_compute = j.Integer("model_compute");
+  r.remat_compute = j.Integer("remat_compute");
+  r.max_memory = j.Integer("max_memory");
+  r.model_const_memory = j.Integer("model_const_memory");
+  r.bottleneck_memory = j.Integer("bottleneck_memory");
+  r.heuristic_eval_count = j.Integer("heuristic_eval_count");
+  r.heuristic_access_count = j.Integer("heuristic_access_count");
+  r.memory_usage = j.Integer("memory_usage");
+  r.evictions = j.Int64("evictions");
+  r.distinct_evicted = j.Int64("distinct_evicted");
+  r.eviction_digest = j.String("eviction_digest");
+  r.baseline.peak = j.Integer("baseline_peak");
+  r.baseline.compute = j.Integer("baseline_compute");
+  if (j.Has("storage_stats")) {
+    r.config.stats = true;
+    const Json& rows = j.Array("storage_stats");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      JsonFields row(rows[i], "storage_stats[" + std::to_string(i) + "]");
+      r.storage_stats.push_back(
+          StorageStatRow{row.Int64("root_id"), row.Integer("size"), row.Int64("evict_count"),
+                         row.Int64("direct_remat_count"), row.Int64("collateral_remat_count")});
+    }
+  }
+  return r;
+}
+
+std::vector<RunRecord> ReadRecordsJsonl(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot read");
+  std::vector<RunRecord> out;
+  std::string line;
+  for (long n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      out.push_back(RecordFromJson(Json::parse(line)));
+    } catch (const Json::exception& e) {
+      throw std::invalid_argument(path + ":" + std::to_string(n) + ": not JSON: " + e.what());
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(path + ":" + std::to_string(n) + ": " + e.what());
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> ParityFields(const std::string& heuristic) {

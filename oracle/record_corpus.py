@@ -7,73 +7,85 @@ Each output line is one configuration:
 `dtrcheck replay corpus/oracle/NAME.jsonl` replays every line through the C++
 simulator and compares the records field by field (ctest does this).
 
-Usage: oracle/record_corpus.py [--traces DIR] [--only NAME,...] [--out DIR]
+Usage, from the repository root: python3 -m oracle.record_corpus
+    [--traces DIR] [--only NAME,...] [--small] [--local FILE...] [--out DIR]
 Needs simrd (see oracle/README.md). The configuration grid is below; it is
 deterministic, so re-running reproduces the same corpus.
 """
-import argparse, hashlib, json, os, subprocess, sys
+import argparse
+import hashlib
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+from oracle import simrd_client
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
-RUNTIMES = ["RuntimeV1", "RuntimeV2", "RuntimeV2Eager", "RuntimeV2Optimized",
-            "RuntimeV2EagerOptimized"]
-HEURISTICS = ["DTR", "DTREqClass", "DTRLocal", "DTRUnopt", "MSPS", "LRU", "LargestStorage",
-              "RandomStorage", "AbESizeStale", "AbESize", "AbEStale", "AbE", "AbEqSizeStale",
-              "AbEqSize", "AbEqStale", "AbEq", "AbLocalSizeStale", "AbLocalSize", "AbLocalStale",
-              "AbLocal", "AbSizeStale", "AbSize", "AbStale", "AbRandom"]
+Config = simrd_client.Config
+
+RUNTIMES = ['RuntimeV1', 'RuntimeV2', 'RuntimeV2Eager', 'RuntimeV2Optimized',
+            'RuntimeV2EagerOptimized']
+HEURISTICS = ['DTR', 'DTREqClass', 'DTRLocal', 'DTRUnopt', 'MSPS', 'LRU', 'LargestStorage',
+              'RandomStorage', 'AbESizeStale', 'AbESize', 'AbEStale', 'AbE', 'AbEqSizeStale',
+              'AbEqSize', 'AbEqStale', 'AbEq', 'AbLocalSizeStale', 'AbLocalSize', 'AbLocalStale',
+              'AbLocal', 'AbSizeStale', 'AbSize', 'AbStale', 'AbRandom']
 
 # Small traces: every runtime x heuristic; big ones: the paper's configuration
 # and a few heuristics, from near the feasibility floor up to 1.0.
-GRIDS = {
-    "unet": dict(all_pairs=True, ratios=[0.1, 0.3, 0.6, 1.0], limits=[None, 2.0]),
-    "resnet32": dict(all_pairs=True, ratios=[0.1, 0.104, 0.3, 0.6, 1.0], limits=[None, 2.0]),
-    "transformer": dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
-    "densenet121": dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
-    "inceptionv4": dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
-    "treelstm": dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
-    "lstm": dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
-    "unroll_gan": dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
+GRIDS: Dict[str, Dict[str, Any]] = {
+    'unet': dict(all_pairs=True, ratios=[0.1, 0.3, 0.6, 1.0], limits=[None, 2.0]),
+    'resnet32': dict(all_pairs=True, ratios=[0.1, 0.104, 0.3, 0.6, 1.0], limits=[None, 2.0]),
+    'transformer': dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
+    'densenet121': dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
+    'inceptionv4': dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
+    'treelstm': dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
+    'lstm': dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
+    'unroll_gan': dict(all_pairs=False, ratios=[0.05, 0.3, 0.6, 1.0], limits=[None, 1.05]),
 }
-FEW = [("RuntimeV2EagerOptimized", "DTR"), ("RuntimeV2EagerOptimized", "DTRLocal"),
-       ("RuntimeV2EagerOptimized", "LRU"), ("RuntimeV2Optimized", "MSPS"),
-       ("RuntimeV2EagerOptimized", "DTREqClass"), ("RuntimeV1", "LRU")]
+FEW: List[Tuple[str, str]] = [
+    ('RuntimeV2EagerOptimized', 'DTR'), ('RuntimeV2EagerOptimized', 'DTRLocal'),
+    ('RuntimeV2EagerOptimized', 'LRU'), ('RuntimeV2Optimized', 'MSPS'),
+    ('RuntimeV2EagerOptimized', 'DTREqClass'), ('RuntimeV1', 'LRU')]
 
 
 # --small: a few configurations per trace, where simrd is quick (an early
 # oom, an early thrash, and ample budgets).
-SMALL = [dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=0.05),
-         dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=0.3, overhead_limit=1.05),
-         dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=1.0),
-         dict(runtime="RuntimeV2EagerOptimized", heuristic="DTRLocal", ratio=1.0),
-         dict(runtime="RuntimeV1", heuristic="LRU", ratio=1.0)]
+SMALL: List[Config] = [
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', ratio=0.05),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', ratio=0.3, overhead_limit=1.05),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', ratio=1.0),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTRLocal', ratio=1.0),
+    dict(runtime='RuntimeV1', heuristic='LRU', ratio=1.0)]
 
 
 # The oom configuration of --small, where 0.05 is slow in simrd: TreeLSTM at
 # 0.05 evicts some 550,000 times before its oom (over an hour in simrd); at
 # 0.03 it is out of memory after 15,686 evictions.
-SMALL_OOM_RATIO = {"treelstm": 0.03}
+SMALL_OOM_RATIO = {'treelstm': 0.03}
 
 
-def configs_for(name, small=False):
+def configs_for(name: str, small: bool = False) -> List[Config]:
     if small:
         cfgs = [dict(c, stats=True) for c in SMALL]
         if name in SMALL_OOM_RATIO:
-            cfgs[0]["ratio"] = SMALL_OOM_RATIO[name]
+            cfgs[0]['ratio'] = SMALL_OOM_RATIO[name]
         return cfgs
     g = GRIDS[name]
-    pairs = [(r, h) for r in RUNTIMES for h in HEURISTICS] if g["all_pairs"] else FEW
-    out = []
-    for ratio in g["ratios"]:
-        for limit in g["limits"]:
+    pairs = [(r, h) for r in RUNTIMES for h in HEURISTICS] if g['all_pairs'] else FEW
+    out: List[Config] = []
+    for ratio in g['ratios']:
+        for limit in g['limits']:
             for rt, h in pairs:
-                if not g["all_pairs"] and (rt, h) != FEW[0] and (limit is not None or ratio < 0.6):
+                if not g['all_pairs'] and (rt, h) != FEW[0] and (limit is not None or ratio < 0.6):
                     continue  # big traces: simrd is slow there; other pairs only at ample budgets
-                c = {"runtime": rt, "heuristic": h, "ratio": ratio, "stats": True}
+                c: Config = {'runtime': rt, 'heuristic': h, 'ratio': ratio, 'stats': True}
                 if limit is not None:
-                    c["overhead_limit"] = limit
-                if h in ("RandomStorage", "AbRandom"):
-                    c["seed"] = 1
+                    c['overhead_limit'] = limit
+                if h in ('RandomStorage', 'AbRandom'):
+                    c['seed'] = 1
                 out.append(c)
     return out
 
@@ -81,61 +93,60 @@ def configs_for(name, small=False):
 LOCAL_GRID = dict(all_pairs=True, ratios=[0.2, 0.35, 0.5, 0.8, 1.0], limits=[None, 1.5])
 
 
-def record(name, path, cfgs, out_dir, trace_ref):
+def record(name: str, path: str, cfgs: List[Config], out_dir: str, trace_ref: str) -> None:
     """Runs cfgs through the oracle on path; writes out_dir/name.jsonl atomically."""
-    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
-    cmd = ["python3", "oracle/simrd_oracle.py", "batch", trace_ref]
-    print(f"{name}: {len(cfgs)} configurations", file=sys.stderr, flush=True)
-    proc = subprocess.run([sys.executable, os.path.join(HERE, "simrd_oracle.py"), "batch", path],
-                          input="".join(json.dumps(c) + "\n" for c in cfgs),
-                          capture_output=True, text=True)
-    recs = [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
-    if len(recs) != len(cfgs):
-        sys.exit(f"{name}: oracle printed {len(recs)} records for {len(cfgs)} configs\n{proc.stderr}")
-    tmp = os.path.join(out_dir, name + ".jsonl.tmp")
-    with open(tmp, "w") as f:
+    with open(path, 'rb') as f:
+        sha = hashlib.sha256(f.read()).hexdigest()
+    cmd = ['python3', 'oracle/simrd_oracle.py', 'batch', trace_ref]
+    print(f'{name}: {len(cfgs)} configurations', file=sys.stderr, flush=True)
+    try:
+        recs = simrd_client.batch(path, cfgs)
+    except (simrd_client.SimrdUnavailable, simrd_client.OracleError) as e:
+        sys.exit(f'{name}: {e}')
+    tmp = os.path.join(out_dir, name + '.jsonl.tmp')
+    with open(tmp, 'w') as f:
         for c, r in zip(cfgs, recs):
-            line = {"trace": name, "trace_sha256": sha, "config": c, "record": r,
-                    "command": " ".join(cmd) + "  <<< " + json.dumps(c)}
-            if not trace_ref.startswith("traces:"):
-                line["trace_file"] = os.path.relpath(path, out_dir)
-            f.write(json.dumps(line) + "\n")
-    os.replace(tmp, os.path.join(out_dir, name + ".jsonl"))  # atomic
-    statuses = {}
+            line = {'trace': name, 'trace_sha256': sha, 'config': c, 'record': r,
+                    'command': ' '.join(cmd) + '  <<< ' + json.dumps(c)}
+            if not trace_ref.startswith('traces:'):
+                line['trace_file'] = os.path.relpath(path, out_dir)
+            f.write(json.dumps(line) + '\n')
+    os.replace(tmp, os.path.join(out_dir, name + '.jsonl'))  # atomic
+    statuses: Dict[str, int] = {}
     for r in recs:
-        k = r.get("status", "refused")
+        k = r.get('status', 'refused')
         statuses[k] = statuses.get(k, 0) + 1
-    print(f"{name}: {statuses}", file=sys.stderr, flush=True)
+    print(f'{name}: {statuses}', file=sys.stderr, flush=True)
 
 
-def main():
+def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--local", nargs="*", default=None,
-                    help="record these small trace files (all pairs) instead of the public traces")
-    ap.add_argument("--traces", default=os.environ.get("DTRCHECK_TRACES",
-                                                       os.path.join(REPO, "..", "shared", "traces")))
-    ap.add_argument("--only", default="")
-    ap.add_argument("--small", action="store_true", help="only the SMALL configurations per trace")
-    ap.add_argument("--out", default=os.path.join(REPO, "corpus", "oracle"))
-    args = ap.parse_args()
+    ap.add_argument('--local', nargs='*', default=None,
+                    help='record these small trace files (all pairs) instead of the public traces')
+    shared = os.path.join(REPO, '..', 'shared', 'traces')
+    ap.add_argument('--traces', default=os.environ.get('DTRCHECK_TRACES', shared))
+    ap.add_argument('--only', default='')
+    ap.add_argument('--small', action='store_true', help='only the SMALL configurations per trace')
+    ap.add_argument('--out', default=os.path.join(REPO, 'corpus', 'oracle'))
+    args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     if args.local is not None:
-        saved = GRIDS.get("local")
-        GRIDS["local"] = LOCAL_GRID
+        GRIDS['local'] = LOCAL_GRID
         for path in args.local:
-            name = "local_" + os.path.splitext(os.path.basename(path))[0]
-            record(name, os.path.abspath(path), configs_for("local"), args.out,
+            name = 'local_' + os.path.splitext(os.path.basename(path))[0]
+            record(name, os.path.abspath(path), configs_for('local'), args.out,
                    os.path.relpath(os.path.abspath(path), REPO))
         return
-    manifest = json.load(open(os.path.join(REPO, "traces", "manifest.json")))
-    only = set(filter(None, args.only.split(",")))
-    for e in manifest["traces"]:
-        name = e["name"]
+    with open(os.path.join(REPO, 'traces', 'manifest.json')) as f:
+        manifest = json.load(f)
+    only = {name for name in args.only.split(',') if name}
+    for e in manifest['traces']:
+        name = e['name']
         if name not in GRIDS or (only and name not in only):
             continue
-        record(name, os.path.join(args.traces, e["file"]), configs_for(name, args.small), args.out,
-               "traces:" + e["file"])
+        record(name, os.path.join(args.traces, e['file']), configs_for(name, args.small), args.out,
+               'traces:' + e['file'])
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

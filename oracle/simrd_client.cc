@@ -1,12 +1,17 @@
 #include "oracle/simrd_client.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
-
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+extern char** environ;
 
 namespace dtrcheck {
 
@@ -14,18 +19,53 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr int kExitNoSimrd = 3;  // simrd_oracle.py EXIT_NO_SIMRD
+
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
   return v && *v ? v : "";
 }
 
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+// Writes all of `text`; false if the reader is gone. SIGPIPE is held back
+// for the write (and a pending one consumed), so a dead oracle is an error
+// to report, not the end of dtrcheck.
+bool WriteAll(int fd, const std::string& text) {
+  sigset_t pipe_signal, old;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+  bool ok = true;
+  for (size_t done = 0; done < text.size();) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ok = false;
+      if (errno == EPIPE) {
+        timespec now{};
+        sigtimedwait(&pipe_signal, nullptr, &now);
+      }
+      break;
+    }
+    done += static_cast<size_t>(n);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
+}
+
+std::string Quoted(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) {
+    bool plain = !a.empty() && a.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos;
+    s += (s.empty() ? "" : " ") + (plain ? a : Json(a).dump());
+  }
+  return s;
 }
 
 }  // namespace
+
+const char kSimrdNotFound[] =
+    "simrd not found (SIMRD_DIR, SIMRD_CACHE or ~/.cache/dtrcheck/simrd; oracle/get_simrd.sh "
+    "gets it)";
 
 std::optional<std::string> FindSimrd() {
   std::string dir = Env("SIMRD_DIR");
@@ -52,68 +92,129 @@ std::string OracleScript() {
 #endif
 }
 
-Json OracleConfig(const RunConfig& c) {
-  Json j;
-  j["runtime"] = c.runtime;
-  j["heuristic"] = c.heuristic;
-  j["baseline_runtime"] = c.baseline_runtime;
-  if (c.ratio)
-    j["ratio"] = *c.ratio;
-  else if (c.budget)
-    j["budget"] = IntJson(*c.budget);
-  if (c.overhead_limit)
-    j["overhead_limit"] = *c.overhead_limit;
-  else if (c.remat_limit)
-    j["remat_limit"] = IntJson(*c.remat_limit);
-  if (c.seed) j["seed"] = IntJson(*c.seed);
-  if (c.stats) j["stats"] = true;
-  return j;
+OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse) {
+  std::string python = Env("PYTHON");
+  std::vector<std::string> argv = {python.empty() ? "python3" : python, OracleScript(), "batch",
+                                   trace};
+  if (!parse.start) argv.push_back("--no-start");
+  if (parse.out_cond == OutputCondition::kPreallocate) argv.push_back("--preallocate");
+  if (!parse.ignore_undefined_release) argv.push_back("--strict-release");
+  command_ = Quoted(argv);
+
+  char stderr_name[] = "/tmp/dtrcheck_oracle_stderr_XXXXXX";
+  stderr_file_ = mkostemp(stderr_name, O_CLOEXEC);
+  if (stderr_file_ < 0)
+    throw OracleError(std::string("cannot create a temporary file: ") + std::strerror(errno));
+  unlink(stderr_name);
+  int in[2], out[2];
+  if (pipe2(in, O_CLOEXEC) != 0) {
+    close(stderr_file_);
+    throw OracleError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  }
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    close(in[0]);
+    close(in[1]);
+    close(stderr_file_);
+    throw OracleError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, stderr_file_, STDERR_FILENO);
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  int err = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(in[0]);
+  close(out[1]);
+  to_child_ = in[1];
+  from_child_ = fdopen(out[0], "r");
+  if (err != 0 || !from_child_) {
+    if (!from_child_) close(out[0]);
+    close(to_child_);
+    close(stderr_file_);
+    if (err == 0) Reap();
+    throw OracleError("cannot run " + command_ + ": " + std::strerror(err ? err : errno));
+  }
 }
 
-std::vector<Json> RunOracle(const std::string& trace, const std::vector<Json>& configs) {
-  fs::path configs_file = fs::temp_directory_path() /
-                          ("dtrcheck_oracle_" + std::to_string(getpid()) + "_" +
-                           std::to_string(reinterpret_cast<uintptr_t>(&configs)) + ".jsonl");
-  {
-    std::ofstream out(configs_file);
-    for (const Json& c : configs) out << c.dump() << "\n";
-    if (!out) throw std::runtime_error("cannot write " + configs_file.string());
+OracleBatch::~OracleBatch() {
+  if (to_child_ >= 0) close(to_child_);
+  if (pid_ > 0 && exit_code_ < 0) {
+    kill(pid_, SIGTERM);
+    Reap();
   }
-  std::string python = Env("PYTHON");
-  std::string command = ShellQuote(python.empty() ? "python3" : python) + " " +
-                        ShellQuote(OracleScript()) + " batch " + ShellQuote(trace) + " --configs " +
-                        ShellQuote(configs_file.string());
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) {
-    fs::remove(configs_file);
-    throw std::runtime_error("cannot run the oracle: " + command);
+  if (from_child_) fclose(from_child_);
+  if (stderr_file_ >= 0) close(stderr_file_);
+}
+
+int OracleBatch::Reap() {
+  if (exit_code_ >= 0 || pid_ <= 0) return exit_code_;
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  std::string output;
+  exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return exit_code_;
+}
+
+std::string OracleBatch::StderrTail() const {
+  std::string text;
   char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  int status = pclose(pipe);
-  fs::remove(configs_file);
-  std::vector<Json> records;
-  size_t pos = 0;
-  while (pos < output.size()) {
-    size_t end = output.find('\n', pos);
-    if (end == std::string::npos) end = output.size();
-    std::string line = output.substr(pos, end - pos);
-    pos = end + 1;
-    if (line.empty()) continue;
-    try {
-      records.push_back(Json::parse(line));
-    } catch (const Json::parse_error&) {
-      throw std::runtime_error("the oracle printed a line that is not JSON: " +
-                               line.substr(0, 200));
-    }
+  ssize_t n;
+  off_t offset = 0;
+  while ((n = pread(stderr_file_, buffer, sizeof buffer, offset)) > 0) {
+    text.append(buffer, static_cast<size_t>(n));
+    offset += n;
   }
-  if (records.size() != configs.size())
-    throw std::runtime_error("the oracle printed " + std::to_string(records.size()) +
-                             " records for " + std::to_string(configs.size()) +
-                             " configurations (exit status " + std::to_string(status) +
-                             "): " + command);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (text.size() > 2000) text = "..." + text.substr(text.size() - 2000);
+  return text;
+}
+
+void OracleBatch::Fail(const std::string& what) {
+  if (to_child_ >= 0) {
+    close(to_child_);
+    to_child_ = -1;
+  }
+  int code = Reap();
+  std::string err = StderrTail();
+  if (code == kExitNoSimrd) throw SimrdUnavailable(err.empty() ? "simrd is not available" : err);
+  throw OracleError(what + " (" + command_ + ", exit code " + std::to_string(code) + ")" +
+                    (err.empty() ? "" : ":\n" + err));
+}
+
+Json OracleBatch::Run(const Json& config) {
+  if (to_child_ < 0) throw OracleError("the oracle's input is closed: " + command_);
+  if (!WriteAll(to_child_, config.dump() + "\n")) Fail("the oracle stopped reading");
+  char* line = nullptr;
+  size_t capacity = 0;
+  ssize_t n = getline(&line, &capacity, from_child_);
+  std::string text = n > 0 ? std::string(line, static_cast<size_t>(n)) : "";
+  std::free(line);
+  if (n <= 0) Fail("the oracle ended without a record for " + config.dump());
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error&) {
+    Fail("the oracle printed a line that is not JSON: " + text.substr(0, 200));
+  }
+}
+
+int OracleBatch::Finish() {
+  if (to_child_ >= 0) {
+    close(to_child_);
+    to_child_ = -1;
+  }
+  return Reap();
+}
+
+std::vector<Json> RunOracle(const std::string& trace, const std::vector<Json>& configs,
+                            const ParseOptions& parse) {
+  OracleBatch oracle(trace, parse);
+  std::vector<Json> records;
+  for (const Json& c : configs) records.push_back(oracle.Run(c));
+  oracle.Finish();
   return records;
 }
 

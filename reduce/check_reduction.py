@@ -16,9 +16,10 @@ import os
 import subprocess
 import sys
 import time
+from typing import List
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument('--dtrcheck', required=True)
     p.add_argument('--out', required=True)
@@ -33,27 +34,30 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     out = os.path.join(a.out, 'reduced.log')
     start = time.monotonic()
-    run = subprocess.run([a.dtrcheck, 'reduce'] + args + ['-o', out], capture_output=True, text=True)
+    run = subprocess.run([a.dtrcheck, 'reduce'] + args + ['-o', out], capture_output=True,
+                         text=True)
     seconds = time.monotonic() - start
     sys.stdout.write(run.stderr)
     if run.returncode != 0:
         print('FAIL: dtrcheck reduce exited with {}'.format(run.returncode))
         return 1
-    m = json.load(open(os.path.join(a.out, 'reduced.manifest.json')))
-    before, after = m['input']['operators'], m['output']['operators']
+    with open(os.path.join(a.out, 'reduced.manifest.json')) as f:
+        m = json.load(f)
+    before, after = m['operators']['before'], m['operators']['after']
     print('operators {} -> {} ({:.1%}), instructions {} -> {}, {} tests, {:.1f} s'.format(
-        before, after, after / before, m['input']['instructions'], m['output']['instructions'],
+        before, after, after / before, m['instructions']['before'], m['instructions']['after'],
         m['reduction']['tests'], seconds))
-    failures = []
+    failures: List[str] = []
     if not m['before']['holds']:
         failures.append('the property did not hold on the input')
-    if not m['after']['holds']:
+    if not m['holds']:
         failures.append('the property does not hold on the output')
     if not m['reduction']['one_minimal']:
         failures.append('the reduction did not reach a 1-minimal trace')
     if after > a.max_fraction * before:
-        failures.append('{} operators remain, more than {:.0%} of {}'.format(after, a.max_fraction, before))
-    simrd = m['after']['simrd']
+        failures.append('{} operators remain, more than {:.0%} of {}'.format(
+            after, a.max_fraction, before))
+    simrd = m['simrd']
     if simrd.get('available'):
         if not simrd.get('confirmed'):
             failures.append('simrd does not confirm the reduced trace: ' + json.dumps(simrd)[:500])
@@ -61,8 +65,8 @@ def main():
             print('simrd confirms: ' + ', '.join(r['status'] for r in simrd['records']))
     else:
         print('simrd not available: not confirmed')
-    for f in failures:
-        print('FAIL: ' + f)
+    for failure in failures:
+        print('FAIL: ' + failure)
     return 1 if failures else 0
 
 

@@ -152,13 +152,7 @@ Json FuzzCaseToJson(const FuzzCase& c) {
                     {"layers", c.trace.layers},
                     {"width", c.trace.width},
                     {"base_bytes", c.trace.base_bytes}};
-  Json config;
-  config["runtime"] = c.config.runtime;
-  config["heuristic"] = c.config.heuristic;
-  config["baseline_runtime"] = c.config.baseline_runtime;
-  if (c.config.overhead_limit) config["overhead_limit"] = *c.config.overhead_limit;
-  if (c.config.seed) config["seed"] = IntJson(*c.config.seed);
-  j["config"] = config;
+  j["config"] = ConfigToJson(c.config);
   j["grid"] = {{"from", c.GridFrom()},
                {"to", c.GridTo()},
                {"step", c.GridStep()},

@@ -1,16 +1,11 @@
 // The pathology fuzzer's check against the reducer's: a finding the fuzzer
 // reports must hold as the PropertySpec it hands to `dtrcheck reduce`, or
-// triage would start from a trace the reducer rejects. And archived
-// findings read back as written.
+// triage would start from a trace the reducer rejects. (Archived manifests:
+// analysis/finding_manifest_test.cc.)
 #include "fuzz/lib/fuzz_check.h"
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 #include <gtest/gtest.h>
 
-#include "analysis/archived_finding.h"
 #include "io/trace_writer.h"
 #include "sim/parse.h"
 
@@ -53,23 +48,6 @@ TEST(FuzzCheck, AStricterFactorDropsTheCliff) {
   FuzzCheckOptions strict;
   strict.cliff_factor = 1e6;
   for (const FuzzFinding& f : CheckFuzzCase(c, strict).findings) EXPECT_NE(f.kind, "cliff");
-}
-
-TEST(ArchivedFinding, AMissingFieldIsNamed) {
-  auto dir = std::filesystem::temp_directory_path() / "dtrcheck_archived_finding_test";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "manifest.json")
-      << R"({"id": "x", "kind": "inversion", "property": "inversion",
-    "trace": "trace.log", "config": {"runtime": "RuntimeV2EagerOptimized", "heuristic": "DTR",
-    "baseline_runtime": "RuntimeV2EagerOptimized"}, "expected": {}})";
-  try {
-    ReadArchivedFinding((dir / "manifest.json").string());
-    FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("missing field \"budgets\""), std::string::npos)
-        << e.what();
-  }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

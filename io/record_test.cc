@@ -1,0 +1,171 @@
+// RecordFromJson reads back exactly what RecordToJson wrote, on real
+// records (with and without per-storage statistics, ok and oom), so that
+// sweep --resume and --merge reproduce a sweep byte for byte; configurations
+// round trip through ConfigToJson and ConfigFromJson; bad fields are named.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include "analysis/sweep.h"
+#include "io/error_of.h"
+#include "io/record.h"
+#include "sim/parse.h"
+
+namespace dtrcheck {
+namespace {
+
+TEST(RecordFromJson, RoundTripsRealRecords) {
+  const char* dir = std::getenv("DTRCHECK_TRACES");
+  std::string path =
+      std::string(dir ? dir : "") + "/unet-6-8000000000.0-2020-10-1-10-57-18-default.log";
+  if (!dir || !*dir || !std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  Graph g = ParseTraceFile(path);
+  Baseline b = RunBaseline(g, "RuntimeV2EagerOptimized");
+  for (bool stats : {false, true}) {
+    RunConfig c;
+    c.overhead_limit = 8;
+    c.stats = stats;
+    auto budgets = RatioBudgets(RatioGrid("0.2", "0.8", "0.1"));
+    budgets.push_back(BudgetSpec::Bytes(b.peak / 2));
+    auto sweep = RunSweep(g, c, b, budgets);
+    std::set<std::string> statuses;
+    for (const auto& p : sweep.points) {
+      Json j = RecordToJson(p.record);
+      EXPECT_EQ(RecordToJson(RecordFromJson(j)).dump(), j.dump());
+      statuses.insert(StatusName(p.status()));
+    }
+    EXPECT_TRUE(statuses.count("ok") && statuses.count("oom"));  // both kinds were round-tripped
+  }
+  RunConfig limited;
+  limited.remat_limit = 12345;
+  limited.budget = b.peak / 2;
+  Json j = RecordToJson(Simulate(g, limited, b));
+  EXPECT_EQ(RecordToJson(RecordFromJson(j)).dump(), j.dump());
+}
+
+TEST(RecordFromJson, RejectsNonRecords) {
+  EXPECT_THROW(RecordFromJson(Json::parse("[1]")), FieldError);
+  EXPECT_EQ(ErrorOf<FieldError>([] { RecordFromJson(Json::parse(R"({"runtime": "X"})")); }),
+            "missing field \"heuristic\"");
+}
+
+// The records simrd printed for corpus/oracle/local_small_resnet.jsonl
+// (refusals, {"error": ...}, left out).
+std::vector<Json> OracleRecords() {
+  std::ifstream in(std::string(DTRCHECK_SOURCE_DIR) + "/corpus/oracle/local_small_resnet.jsonl");
+  std::vector<Json> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    Json j = Json::parse(line)["record"];
+    if (j.contains("status")) out.push_back(j);
+  }
+  return out;
+}
+
+TEST(RecordFromJson, ReadsTheOraclesRecords) {
+  std::vector<Json> records = OracleRecords();
+  ASSERT_GT(records.size(), 100u);
+  for (Json j : records) {
+    Json back = RecordToJson(RecordFromJson(j));
+    j.erase("trace_sha256");  // the oracle's own fields, not a run's
+    j.erase("oracle");
+    EXPECT_EQ(back.dump(), j.dump());
+  }
+}
+
+TEST(RecordFromJson, NamesTheBadField) {
+  Json good = OracleRecords().at(0);
+  EXPECT_EQ(ErrorOf<FieldError>([&] { RecordFromJson(good); }), "");
+  auto with = [&](const char* key, const Json& value) {
+    Json j = good;
+    j[key] = value;
+    return ErrorOf<FieldError>([&] { RecordFromJson(j); });
+  };
+  auto without = [&](const char* key) {
+    Json j = good;
+    j.erase(key);
+    return ErrorOf<FieldError>([&] { RecordFromJson(j); });
+  };
+  EXPECT_EQ(without("ratio"), "missing field \"ratio\"");  // null, not absent
+  EXPECT_EQ(without("eviction_digest"), "missing field \"eviction_digest\"");
+  EXPECT_EQ(with("status", "fine"),
+            "field \"status\": expected ok, oom, thrashed or error, found \"fine\"");
+  EXPECT_EQ(with("status", "error"), "missing field \"message\"");
+  EXPECT_EQ(with("clock", "12"), "field \"clock\": expected an integer, found \"12\"");
+  EXPECT_EQ(with("remat_limit", "x"), "field \"remat_limit\": expected a number, found \"x\"");
+  EXPECT_EQ(with("storage_stats", Json::parse(R"([{"root_id": 1}])")),
+            "missing field \"storage_stats[0].size\"");
+}
+
+TEST(ConfigJson, RoundTrips) {
+  std::vector<RunConfig> configs(6);
+  configs[0].ratio = 0.104;
+  configs[0].overhead_limit = 8;
+  configs[1].budget = Int(UINT64_MAX);
+  configs[1].remat_limit = 12345;
+  configs[1].runtime = "RuntimeV1";
+  configs[1].heuristic = "LRU";
+  configs[1].baseline_runtime = "RuntimeV2";
+  configs[2].ratio = 0.5;
+  configs[2].heuristic = "RandomStorage";
+  configs[2].seed = -7;
+  configs[2].stats = true;
+  configs[3].overhead_limit = 1.05;  // no budget: an archived finding's configuration
+  configs[4].budget = 0;
+  configs[5].ratio = 1.0;
+  for (const RunConfig& c : configs) {
+    Json j = ConfigToJson(c);
+    RunConfig back = ConfigFromJson(j);
+    EXPECT_EQ(ConfigToJson(back).dump(), j.dump());
+    EXPECT_EQ(back.runtime, c.runtime);
+    EXPECT_EQ(back.heuristic, c.heuristic);
+    EXPECT_EQ(back.baseline_runtime, c.baseline_runtime);
+    EXPECT_EQ(back.ratio, c.ratio);
+    EXPECT_EQ(back.budget, c.budget);
+    EXPECT_EQ(back.overhead_limit, c.overhead_limit);
+    EXPECT_EQ(back.remat_limit, c.remat_limit);
+    EXPECT_EQ(back.seed, c.seed);
+    EXPECT_EQ(back.stats, c.stats);
+  }
+  // The oracle's key order, as archived manifests hold it.
+  EXPECT_EQ(ConfigToJson(configs[0]).dump(),
+            R"({"runtime":"RuntimeV2EagerOptimized","heuristic":"DTR",)"
+            R"("baseline_runtime":"RuntimeV2EagerOptimized","ratio":0.104,"overhead_limit":8.0})");
+}
+
+TEST(ConfigJson, ReadsWhatTheOracleAccepts) {
+  // A line of oracle/record_corpus.py: no baseline runtime, nulls as absent,
+  // the oracle's output options.
+  RunConfig c = ConfigFromJson(Json::parse(
+      R"({"runtime": "RuntimeV2", "ratio": 0.3, "stats": true, "seed": null,
+          "remat_limit": null, "time": true, "eviction_log": false, "costs_at": 3})"));
+  EXPECT_EQ(c.runtime, "RuntimeV2");
+  EXPECT_EQ(c.heuristic, "DTR");
+  EXPECT_EQ(c.baseline_runtime, "RuntimeV2EagerOptimized");
+  EXPECT_EQ(c.ratio, 0.3);
+  EXPECT_TRUE(c.stats);
+  EXPECT_FALSE(c.seed || c.remat_limit || c.budget || c.overhead_limit);
+}
+
+TEST(ConfigJson, NamesTheBadField) {
+  auto error = [](const char* text) {
+    return ErrorOf<FieldError>([&] { ConfigFromJson(Json::parse(text)); });
+  };
+  EXPECT_EQ(error(R"({"ratio": "0.5"})"), "field \"ratio\": expected a number, found \"0.5\"");
+  EXPECT_EQ(error(R"({"budget": 1.5})"), "field \"budget\": expected an integer, found 1.5");
+  EXPECT_EQ(error(R"({"runtime": 2})"), "field \"runtime\": expected a string, found 2");
+  EXPECT_EQ(error(R"({"stats": 1})"), "field \"stats\": expected true or false, found 1");
+  EXPECT_EQ(error(R"({"ratoi": 0.5})"), "unknown field \"ratoi\"");
+  EXPECT_EQ(error(R"({"ratio": 0.5, "budget": 10})"),
+            "field \"budget\": expected no budget beside a ratio, found 10");
+  EXPECT_EQ(error(R"({"overhead_limit": 2, "remat_limit": 10})"),
+            "field \"remat_limit\": expected no remat_limit beside an overhead_limit, found 10");
+  EXPECT_EQ(error("[]"), "document: expected an object, found []");
+}
+
+}  // namespace
+}  // namespace dtrcheck

@@ -1,0 +1,1 @@
+"""The simrd oracle and its Python client (oracle/README.md)."""

@@ -18,7 +18,7 @@ import sys
 import time
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument('--dtrcheck', required=True)
     p.add_argument('--out', required=True)
@@ -33,7 +33,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     out = os.path.join(a.out, 'reduced.log')
     start = time.monotonic()
-    run = subprocess.run([a.dtrcheck, 'reduce'] + args + ['-o', out], capture_output=True, text=True)
+    run = subprocess.run([a.dtrcheck, 'reduce'] + args + ['-o', out], capture_output=True,
+                         text=True)
     seconds = time.monotonic() - start
     sys.stdout.write(run.stderr)
     if run.returncode != 0:
@@ -52,7 +53,8 @@ def main():
     if not m['reduction']['one_minimal']:
         failures.append('the reduction did not reach a 1-minimal trace')
     if after > a.max_fraction * before:
-        failures.append('{} operators remain, more than {:.0%} of {}'.format(after, a.max_fraction, before))
+        failures.append('{} operators remain, more than {:.0%} of {}'.format(
+            after, a.max_fraction, before))
     simrd = m['after']['simrd']
     if simrd.get('available'):
         if not simrd.get('confirmed'):

@@ -18,51 +18,53 @@ The archive (default corpus/ of the repository) holds the counterexamples:
 import json
 import os
 import tempfile
+from typing import Any, Callable, Union
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TARGETS = ("pathology_fuzzer", "trace_parse_fuzzer")
-KINDS = ("inversion", "cliff", "pinned-oom", "overhead")
+TARGETS = ('pathology_fuzzer', 'trace_parse_fuzzer')
+KINDS = ('inversion', 'cliff', 'pinned-oom', 'overhead')
 
 
 class Findings:
-    def __init__(self, root):
+    def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
-        self.claims = os.path.join(self.root, "claims")
-        self.triage = os.path.join(self.root, "triage")
-        self.campaigns = os.path.join(self.root, "campaigns.jsonl")
-        self.report = os.path.join(self.root, "report.md")
+        self.claims = os.path.join(self.root, 'claims')
+        self.triage = os.path.join(self.root, 'triage')
+        self.campaigns = os.path.join(self.root, 'campaigns.jsonl')
+        self.report = os.path.join(self.root, 'report.md')
 
-    def corpus(self, target):
-        return os.path.join(self.root, "corpus", target)
+    def corpus(self, target: str) -> str:
+        return os.path.join(self.root, 'corpus', target)
 
-    def artifacts(self, target):
-        return os.path.join(self.root, "artifacts", target)
+    def artifacts(self, target: str) -> str:
+        return os.path.join(self.root, 'artifacts', target)
 
-    def bugs(self, target):
-        return os.path.join(self.root, "bugs", target)
+    def bugs(self, target: str) -> str:
+        return os.path.join(self.root, 'bugs', target)
 
-    def logs(self, stamp, target):
-        return os.path.join(self.root, "logs", stamp, target)
+    def logs(self, stamp: str, target: str) -> str:
+        return os.path.join(self.root, 'logs', stamp, target)
 
-    def ensure(self):
-        for d in [self.claims, self.triage] + [f(t) for t in TARGETS for f in (self.corpus, self.artifacts)]:
+    def ensure(self) -> None:
+        per_target: tuple[Callable[[str], str], ...] = (self.corpus, self.artifacts)
+        for d in [self.claims, self.triage] + [f(t) for t in TARGETS for f in per_target]:
             os.makedirs(d, exist_ok=True)
 
 
-def write_atomic(path, data):
+def write_atomic(path: str, data: Union[str, bytes]) -> None:
     """Writes bytes or text to path through a temporary file renamed into place."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
-    with os.fdopen(fd, "wb") as f:
+    os.makedirs(os.path.dirname(path) or '.', exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or '.', prefix='.tmp-')
+    with os.fdopen(fd, 'wb') as f:
         f.write(data.encode() if isinstance(data, str) else data)
     os.replace(tmp, path)
 
 
-def write_json(path, obj):
-    write_atomic(path, json.dumps(obj, indent=2) + "\n")
+def write_json(path: str, obj: Any) -> None:
+    write_atomic(path, json.dumps(obj, indent=2) + '\n')
 
 
-def read_json(path, default=None):
+def read_json(path: str, default: Any = None) -> Any:
     try:
         with open(path) as f:
             return json.load(f)
@@ -70,13 +72,13 @@ def read_json(path, default=None):
         return default
 
 
-def append_jsonl(path, obj):
-    with open(path, "a") as f:
-        f.write(json.dumps(obj) + "\n")
+def append_jsonl(path: str, obj: Any) -> None:
+    with open(path, 'a') as f:
+        f.write(json.dumps(obj) + '\n')
 
 
-def read_jsonl(path):
-    out = []
+def read_jsonl(path: str) -> list[Any]:
+    out: list[Any] = []
     try:
         with open(path) as f:
             for line in f:

@@ -20,82 +20,89 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CAMPAIGN = os.path.join(ROOT, "fuzz", "campaign")
+CAMPAIGN = os.path.join(ROOT, 'fuzz', 'campaign')
 # id -> (kind, pathology_fuzzer input); ids are SignatureId of the finding.
 CLAIMS = {
-    "e2b54e03539e3bdd": ("inversion", "rWIWbe4+1NR94FfpLZqm"),
-    "b59669c7a3e2c14d": ("cliff", "7SRCQUBZYkeQdwMm9CH1"),
+    'e2b54e03539e3bdd': ('inversion', 'rWIWbe4+1NR94FfpLZqm'),
+    'b59669c7a3e2c14d': ('cliff', '7SRCQUBZYkeQdwMm9CH1'),
 }
 # A cliff on a 244-operator trace under DTRUnopt: minutes to reduce.
-SLOW_CLAIM = ("7ce2043360456b79", "4WGvN/hsuQeHOMNw8H6N")
+SLOW_CLAIM = ('7ce2043360456b79', '4WGvN/hsuQeHOMNw8H6N')
 
 
-def check(cond, message):
+def check(cond: bool, message: str) -> None:
     if not cond:
-        print("FAIL: " + message)
+        print('FAIL: ' + message)
         sys.exit(1)
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--dtrcheck", required=True)
+    ap.add_argument('--dtrcheck', required=True)
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="dtrcheck_campaign_test_")
+    tmp = tempfile.mkdtemp(prefix='dtrcheck_campaign_test_')
     try:
-        findings, archive = os.path.join(tmp, "findings"), os.path.join(tmp, "corpus")
-        os.makedirs(os.path.join(findings, "claims"))
+        findings, archive = os.path.join(tmp, 'findings'), os.path.join(tmp, 'corpus')
+        os.makedirs(os.path.join(findings, 'claims'))
         for cid, (_, data) in CLAIMS.items():
-            with open(os.path.join(findings, "claims", cid), "wb") as f:
+            with open(os.path.join(findings, 'claims', cid), 'wb') as f:
                 f.write(base64.b64decode(data))
-        cmd = [sys.executable, CAMPAIGN, "triage", "--findings", findings, "--archive", archive,
-               "--dtrcheck", args.dtrcheck, "--reduce-timeout", "300"]
+        cmd = [sys.executable, CAMPAIGN, 'triage', '--findings', findings, '--archive', archive,
+               '--dtrcheck', args.dtrcheck, '--reduce-timeout', '300']
         out = subprocess.run(cmd, capture_output=True, text=True)
         print(out.stdout + out.stderr)
-        check(out.returncode == 0, f"triage exited {out.returncode}")
+        check(out.returncode == 0, f'triage exited {out.returncode}')
 
         for cid, (kind, data) in CLAIMS.items():
             d = os.path.join(archive, kind, cid)
-            check(os.path.isdir(d), f"{d} not archived")
-            with open(os.path.join(d, "manifest.json")) as f:
+            check(os.path.isdir(d), f'{d} not archived')
+            with open(os.path.join(d, 'manifest.json')) as f:
                 m = json.load(f)
-            check(m["kind"] == kind and m["property"] == kind and m["id"] == cid, "manifest identity")
-            check(m["operators"]["after"] < m["operators"]["before"], f"{cid}: not reduced: {m['operators']}")
-            check(set(m["expected"]) == {"lo", "hi"}, "expected runs lo and hi")
-            if kind == "inversion":
-                check(m["expected"]["lo"]["status"] == "ok" and m["expected"]["hi"]["status"] in ("oom", "thrashed"),
+            check(m['kind'] == kind and m['property'] == kind and m['id'] == cid,
+                  'manifest identity')
+            check(m['operators']['after'] < m['operators']['before'],
+                  f"{cid}: not reduced: {m['operators']}")
+            check(set(m['expected']) == {'lo', 'hi'}, 'expected runs lo and hi')
+            if kind == 'inversion':
+                check(m['expected']['lo']['status'] == 'ok'
+                      and m['expected']['hi']['status'] in ('oom', 'thrashed'),
                       f"inversion statuses {m['expected']}")
             else:
-                lo, hi = m["expected"]["lo"], m["expected"]["hi"]
-                check(lo["status"] == hi["status"] == "ok", "cliff statuses")
-                big, small = max(lo["overhead"], hi["overhead"]), min(lo["overhead"], hi["overhead"])
-                check(big >= m["factor"] * small, f"cliff factor {big}/{small} < {m['factor']}")
-            check(m["fuzzer"]["input_base64"] == data, "input kept")
-            check(m["simrd_status"] in ("confirmed", "unavailable"), m["simrd_status"])
-            if m["simrd"].get("available"):
-                check(m["simrd"]["confirmed"] and len(m["simrd"]["records"]) == 2, "simrd records at both budgets")
-            r = subprocess.run([args.dtrcheck, "check-finding", os.path.join(d, "manifest.json")],
+                lo, hi = m['expected']['lo'], m['expected']['hi']
+                check(lo['status'] == hi['status'] == 'ok', 'cliff statuses')
+                big = max(lo['overhead'], hi['overhead'])
+                small = min(lo['overhead'], hi['overhead'])
+                check(big >= m['factor'] * small, f"cliff factor {big}/{small} < {m['factor']}")
+            check(m['fuzzer']['input_base64'] == data, 'input kept')
+            check(m['simrd_status'] in ('confirmed', 'unavailable'), m['simrd_status'])
+            if m['simrd'].get('available'):
+                check(m['simrd']['confirmed'] and len(m['simrd']['records']) == 2,
+                      'simrd records at both budgets')
+            r = subprocess.run([args.dtrcheck, 'check-finding', os.path.join(d, 'manifest.json')],
                                capture_output=True, text=True)
-            check(r.returncode == 0 and "still holds" in r.stdout, f"check-finding: {r.stdout}")
-        check(not glob.glob(os.path.join(archive, "*", ".tmp-*")), "temporary archive directories left")
+            check(r.returncode == 0 and 'still holds' in r.stdout, f'check-finding: {r.stdout}')
+        no_tmp = not glob.glob(os.path.join(archive, '*', '.tmp-*'))
+        check(no_tmp, 'temporary archive directories left')
 
         # Same signature again: a duplicate, and the archive is untouched.
-        shutil.rmtree(os.path.join(findings, "triage", "e2b54e03539e3bdd"))
-        before = open(os.path.join(archive, "inversion", "e2b54e03539e3bdd", "manifest.json")).read()
+        shutil.rmtree(os.path.join(findings, 'triage', 'e2b54e03539e3bdd'))
+        manifest = os.path.join(archive, 'inversion', 'e2b54e03539e3bdd', 'manifest.json')
+        before = open(manifest).read()
         out = subprocess.run(cmd, capture_output=True, text=True)
-        check(out.returncode == 0, "second triage")
-        with open(os.path.join(findings, "triage", "e2b54e03539e3bdd", "result.json")) as f:
-            check(json.load(f)["status"] == "duplicate", "second triage of a signature is a duplicate")
-        check(open(os.path.join(archive, "inversion", "e2b54e03539e3bdd", "manifest.json")).read() == before,
-              "archive rewritten")
-        check(os.path.exists(os.path.join(findings, "report.md")), "report written")
+        check(out.returncode == 0, 'second triage')
+        with open(os.path.join(findings, 'triage', 'e2b54e03539e3bdd', 'result.json')) as f:
+            check(json.load(f)['status'] == 'duplicate',
+                  'second triage of a signature is a duplicate')
+        check(open(manifest).read() == before, 'archive rewritten')
+        check(os.path.exists(os.path.join(findings, 'report.md')), 'report written')
 
         # Ctrl-C in the middle of a reduction.
         slow_id, slow_data = SLOW_CLAIM
-        with open(os.path.join(findings, "claims", slow_id), "wb") as f:
+        with open(os.path.join(findings, 'claims', slow_id), 'wb') as f:
             f.write(base64.b64decode(slow_data))
-        os.remove(os.path.join(findings, "report.md"))
+        os.remove(os.path.join(findings, 'report.md'))
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        reduce_log = os.path.join(findings, "triage", slow_id, "reduce.log")
+        reduce_log = os.path.join(findings, 'triage', slow_id, 'reduce.log')
         for _ in range(600):
             if os.path.exists(reduce_log) and os.path.getsize(reduce_log) >= 0:
                 break
@@ -104,16 +111,21 @@ def main():
         proc.send_signal(signal.SIGINT)
         output = proc.communicate(timeout=300)[0]
         print(output)
-        check(proc.returncode == 130, f"interrupted triage exited {proc.returncode}")
-        check(not os.path.exists(os.path.join(findings, "triage", slow_id, "result.json")), "interrupted claim not pending")
-        check(not os.path.exists(os.path.join(archive, "cliff", slow_id)), "interrupted claim archived")
-        check(not glob.glob(os.path.join(archive, "*", ".tmp-*")), "temporary archive directories left")
-        check(len(glob.glob(os.path.join(archive, "*", "*", "manifest.json"))) == 2, "finished archives kept")
-        check("interrupted" in open(os.path.join(findings, "report.md")).read(), "report of the interrupted run")
-        print("ok")
+        check(proc.returncode == 130, f'interrupted triage exited {proc.returncode}')
+        check(not os.path.exists(os.path.join(findings, 'triage', slow_id, 'result.json')),
+              'interrupted claim not pending')
+        check(not os.path.exists(os.path.join(archive, 'cliff', slow_id)),
+              'interrupted claim archived')
+        check(not glob.glob(os.path.join(archive, '*', '.tmp-*')),
+              'temporary archive directories left')
+        check(len(glob.glob(os.path.join(archive, '*', '*', 'manifest.json'))) == 2,
+              'finished archives kept')
+        check('interrupted' in open(os.path.join(findings, 'report.md')).read(),
+              'report of the interrupted run')
+        print('ok')
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

@@ -2,7 +2,7 @@
 """Parity of dtrcheck's Python-arithmetic port (sim/py_arith) with python3.
 
 Generates adversarial queries deterministically from a fixed seed, sends them
-all to arith_driver over one pipe, and compares every answer with what python3
+all to py_arith_driver over one pipe, and compares every answer with what python3
 computes itself:
 
   D a b      a / b                       (int true division, the hot path)
@@ -16,7 +16,7 @@ computes itself:
 Doubles are compared bit for bit (so -0.0 != 0.0). Exits 1 naming the first
 mismatches, 0 when everything agrees.
 
-Usage: arith_parity.py --driver PATH [--seed N] [--count N]
+Usage: py_arith_parity.py --driver PATH [--seed N] [--count N]
 """
 
 import argparse
@@ -329,7 +329,7 @@ def same(op: str, got: Any, want: Any) -> bool:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--driver', required=True, help='path to arith_driver')
+    ap.add_argument('--driver', required=True, help='path to py_arith_driver')
     ap.add_argument('--seed', type=int, default=DEFAULT_SEED)
     ap.add_argument('--count', type=int, default=150000,
                     help='number of a/b division pairs (other checks scale with it)')

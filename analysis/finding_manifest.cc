@@ -42,7 +42,7 @@ std::vector<const char*> RunNames(const PropertySpec& spec) {
 }
 
 bool HasFactor(TraceProperty p) {
-  return p == TraceProperty::kCliff || p == TraceProperty::kOverhead;
+  return p == TraceProperty::kCliff || p == TraceProperty::kOverheadRise;
 }
 
 // {lo, hi}: the runs, named.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -17,9 +18,12 @@ namespace fs = std::filesystem;
 
 std::vector<fs::path> ArchivedManifests() {
   std::vector<fs::path> out;
-  for (const auto& kind : fs::directory_iterator(fs::path(DTRCHECK_SOURCE_DIR) / "corpus"))
+  for (const auto& kind : fs::directory_iterator(fs::path(DTRCHECK_SOURCE_DIR) / "corpus")) {
+    if (!kind.is_directory()) continue;  // corpus/README.md
     for (const auto& entry : fs::directory_iterator(kind.path()))
       if (fs::exists(entry.path() / "manifest.json")) out.push_back(entry.path() / "manifest.json");
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DTRCHECK_FUZZ=1 bash ci/deps.sh
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-      -DDTRCHECK_FUZZ=ON >/dev/null
+# The fuzz and release presets (CMakePresets.json), configured as
+# ci/fuzz_smoke.sh and ci/build.sh configure them, so that none of the three
+# makes the others rebuild.
+cmake --preset fuzz -DDTRCHECK_WERROR=ON >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --preset release -DDTRCHECK_WERROR=ON >/dev/null
 cmake --build build -j "$(nproc)" --target dtrcheck

@@ -15,8 +15,8 @@ if [ "$seconds" -gt 120 ]; then seconds=120; fi
 bdir="${DTRCHECK_FUZZ_BUILD_DIR:-build-fuzz}"
 
 DTRCHECK_FUZZ=1 bash ci/deps.sh
-cmake -S . -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-      -DDTRCHECK_FUZZ=ON >/dev/null
+# The fuzz preset of CMakePresets.json, warnings as errors (as ci/fuzz_build.sh).
+cmake --preset fuzz -B "$bdir" -DDTRCHECK_WERROR=ON >/dev/null
 cmake --build "$bdir" -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer fuzz_case_test \
       fuzz_regressions_test
 # clang must decode and generate exactly what the GCC-built CLI triages with

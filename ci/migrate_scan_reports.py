@@ -15,16 +15,17 @@ import sys
 
 # The exact phrases dtrcheck scan and ci/scan_corpus.sh wrote, old -> new.
 TEXT = [
-    ("non-monotonic: rise > 1.5x", "overhead rise: a bigger budget's overhead > 1.5x a smaller one's"),
-    ("(non-monotonic findings are listed but not marked on the plot)",
-     "(overhead rises are listed but not marked on the plot)"),
-    ("| non-monotonic |", "| overhead-rise |"),
-    (". non-monotonic: ", ". overhead-rise: "),
+    ('non-monotonic: rise > 1.5x',
+     "overhead rise: a bigger budget's overhead > 1.5x a smaller one's"),
+    ('(non-monotonic findings are listed but not marked on the plot)',
+     '(overhead rises are listed but not marked on the plot)'),
+    ('| non-monotonic |', '| overhead-rise |'),
+    ('. non-monotonic: ', '. overhead-rise: '),
 ]
 INDEX = [
     ("non-monotonic: a bigger budget's overhead > 1.5x a smaller one's)",
      "overhead rises: a bigger budget's overhead > 1.5x a smaller one's)"),
-    ("| cliffs | non-monotonic |", "| cliffs | overhead rises |"),
+    ('| cliffs | non-monotonic |', '| cliffs | overhead rises |'),
 ]
 
 
@@ -49,7 +50,8 @@ JSON = [
 def main() -> int:
     root = sys.argv[1] if len(sys.argv) > 1 else 'corpus/scan-report'
     changed = []
-    if os.path.exists(os.path.join(root, 'README.md')) and rewrite(os.path.join(root, 'README.md'), INDEX):
+    index = os.path.join(root, 'README.md')
+    if os.path.exists(index) and rewrite(index, INDEX):
         changed.append('README.md')
     for name in sorted(os.listdir(root)):
         d = os.path.join(root, name)

@@ -23,53 +23,58 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Union
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-KINDS = ["CONSTANT", "MEMORY", "COPY", "COPY_FROM", "RELEASE", "CALL", "MUTATE", "ALIAS", "ANNOTATE"]
+KINDS = ['CONSTANT', 'MEMORY', 'COPY', 'COPY_FROM', 'RELEASE', 'CALL', 'MUTATE', 'ALIAS',
+         'ANNOTATE']
 
 
-def write_seed(directory, data):
+def write_seed(directory: str, data: Union[str, bytes]) -> None:
     if isinstance(data, str):
         data = data.encode()
     name = hashlib.sha1(data).hexdigest()  # libFuzzer's own corpus naming
-    with open(os.path.join(directory, name), "wb") as f:
+    with open(os.path.join(directory, name), 'wb') as f:
         f.write(data)
 
 
-def parse_seeds(dtrcheck, out):
-    names = [line.split("\t")[0] for line in
-             subprocess.run([dtrcheck, "traces"], capture_output=True, text=True).stdout.splitlines() if line]
+def run_out(cmd: list[str]) -> str:
+    return subprocess.run(cmd, capture_output=True, text=True).stdout
+
+
+def parse_seeds(dtrcheck: str, out: str) -> None:
+    names = [line.split('\t')[0] for line in run_out([dtrcheck, 'traces']).splitlines() if line]
     for name in names:
-        path = subprocess.run([dtrcheck, "trace-path", name], capture_output=True, text=True).stdout.strip()
+        path = run_out([dtrcheck, 'trace-path', name]).strip()
         if not path:
-            print(f"make_seeds: {name} not found, skipped", file=sys.stderr)
+            print(f'make_seeds: {name} not found, skipped', file=sys.stderr)
             continue
         with open(path) as f:
             lines = f.read().splitlines()
-        start = next((i for i, l in enumerate(lines) if '"START"' in l), 0)
-        write_seed(out, "\n".join(lines[start:start + 60]) + "\n")
+        start = next((i for i, line in enumerate(lines) if '"START"' in line), 0)
+        write_seed(out, '\n'.join(lines[start:start + 60]) + '\n')
         for kind in KINDS:
             tag = f'"INSTRUCTION":"{kind}"'
             at = next((i for i in range(start, len(lines)) if tag in lines[i]), None)
             if at is None:
                 continue
-            write_seed(out, lines[at] + "\n")
-            write_seed(out, "\n".join(lines[max(start, at - 12):at + 12]) + "\n")
-    for log in ("tiny_all_kinds.log", "small_resnet.log"):
-        with open(os.path.join(ROOT, "tests", "data", log)) as f:
+            write_seed(out, lines[at] + '\n')
+            write_seed(out, '\n'.join(lines[max(start, at - 12):at + 12]) + '\n')
+    for log in ('tiny_all_kinds.log', 'small_resnet.log'):
+        with open(os.path.join(ROOT, 'tests', 'data', log)) as f:
             lines = f.read().splitlines()
-        write_seed(out, "\n".join(lines[:120]) + "\n")
+        write_seed(out, '\n'.join(lines[:120]) + '\n')
     with tempfile.TemporaryDirectory() as tmp:
-        for shape, layers, width in (("dag", 4, 2), ("chain", 1, 3)):
-            path = os.path.join(tmp, shape + ".log")
-            subprocess.run([dtrcheck, "gen", "--shape", shape, "--layers", str(layers), "--width", str(width),
-                            "--base-bytes", "4096", "-o", path], check=True)
-            with open(path, "rb") as f:
+        for shape, layers, width in (('dag', 4, 2), ('chain', 1, 3)):
+            path = os.path.join(tmp, shape + '.log')
+            subprocess.run([dtrcheck, 'gen', '--shape', shape, '--layers', str(layers),
+                            '--width', str(width), '--base-bytes', '4096', '-o', path], check=True)
+            with open(path, 'rb') as f:
                 write_seed(out, f.read())
 
 
-def pathology_seeds(dtrcheck, out):
+def pathology_seeds(dtrcheck: str, out: str) -> None:
     rng = random.Random(20240601)
     shapes = range(6)
     written = 0
@@ -84,29 +89,32 @@ def pathology_seeds(dtrcheck, out):
                 b[9] = (0, 5)[variant % 2]  # no overhead limit, or 8
                 b[13] = variant % 3
                 b[14] = 22  # 24 budgets
-                path = os.path.join(tmp, "case")
-                with open(path, "wb") as f:
+                path = os.path.join(tmp, 'case')
+                with open(path, 'wb') as f:
                     f.write(b)
-                decoded = json.loads(subprocess.run([dtrcheck, "fuzz-decode", path, "--json"], check=True,
-                                                    capture_output=True, text=True).stdout)
-                if decoded["findings"]:
+                decoded = json.loads(subprocess.run([dtrcheck, 'fuzz-decode', path, '--json'],
+                                                    check=True, capture_output=True,
+                                                    text=True).stdout)
+                if decoded['findings']:
                     continue  # would abort before fuzzing starts
                 write_seed(out, bytes(b))
                 written += 1
-    print(f"make_seeds: {written} pathology seeds", file=sys.stderr)
+    print(f'make_seeds: {written} pathology seeds', file=sys.stderr)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dtrcheck", default=os.path.join(ROOT, "build", "bin", "dtrcheck"))
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--dtrcheck', default=os.path.join(ROOT, 'build', 'bin', 'dtrcheck'))
     args = ap.parse_args()
-    for target, fill in (("trace_parse_fuzzer", parse_seeds), ("pathology_fuzzer", pathology_seeds)):
-        out = os.path.join(HERE, target + "_seed_corpus")
+    fillers = (('trace_parse_fuzzer', parse_seeds), ('pathology_fuzzer', pathology_seeds))
+    for target, fill in fillers:
+        out = os.path.join(HERE, target + '_seed_corpus')
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
         fill(args.dtrcheck, out)
-        print(f"make_seeds: {len(os.listdir(out))} files in {out}", file=sys.stderr)
+        print(f'make_seeds: {len(os.listdir(out))} files in {out}', file=sys.stderr)
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

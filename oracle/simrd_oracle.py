@@ -22,6 +22,12 @@ import random
 import sys
 import threading
 import time
+from types import ModuleType
+from typing import IO, Any, Callable, NoReturn, Optional, TypeVar
+
+Config = dict[str, Any]  # a configuration, as normalize_config returns it
+Record = dict[str, Any]  # one JSON record
+T = TypeVar('T')
 
 ORACLE_ID = 'simrd@eff53cc4'
 SIMRD_COMMIT = 'eff53cc4804cc7d6246a6e5086861ce2b846f62b'
@@ -51,12 +57,12 @@ CONFIG_KEYS = ('runtime', 'heuristic', 'budget', 'ratio', 'baseline_runtime',
 OUT = sys.stdout
 
 
-def emit(record):
+def emit(record: Record) -> None:
     OUT.write(json.dumps(record) + '\n')
     OUT.flush()
 
 
-def die(msg, code):
+def die(msg: str, code: int) -> NoReturn:
     sys.stderr.write('simrd_oracle: ' + msg.rstrip('\n') + '\n')
     sys.exit(code)
 
@@ -64,12 +70,12 @@ def die(msg, code):
 # --------------------------------------------------------------------------
 # locating and importing simrd
 
-def _env(name):
+def _env(name: str) -> Optional[str]:
     v = os.environ.get(name)
     return v if v else None
 
 
-def simrd_dir():
+def simrd_dir() -> tuple[str, str]:
     d = _env('SIMRD_DIR')
     if d is not None:
         return d, 'SIMRD_DIR'
@@ -80,7 +86,7 @@ def simrd_dir():
     return os.path.join(cache, 'simrd'), 'default location'
 
 
-def load_simrd():
+def load_simrd() -> ModuleType:
     here = os.path.dirname(os.path.abspath(__file__))
     getter = os.path.join(here, 'get_simrd.sh')
     d, origin = simrd_dir()
@@ -96,6 +102,8 @@ def load_simrd():
         die('the Python package `attrs` (module `attr`) is required by simrd but is '
             'missing.\nInstall it: `apt-get install python3-attr` or '
             '`python3 -m pip install attrs`.', EXIT_NO_SIMRD)
+    # simrd is a folder of modules, not an installed package: it is found at
+    # run time (SIMRD_DIR or the cache), so its directory goes on the path here.
     sys.path.insert(0, os.path.abspath(d))
     try:
         import simrd.parse
@@ -120,15 +128,15 @@ class ConfigError(Exception):
     pass
 
 
-def _is_int(v):
+def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_num(v):
+def _is_num(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def normalize_config(raw):
+def normalize_config(raw: dict[str, Any]) -> Config:
     """raw: dict with CONFIG_KEYS (None = absent). Returns a normalized dict."""
     unknown = sorted(set(raw) - set(CONFIG_KEYS))
     if unknown:
@@ -177,8 +185,8 @@ class ParseFailure(Exception):
 
 
 class Oracle:
-    def __init__(self, simrd, trace_path, no_start=False, preallocate=False,
-                 strict_release=False):
+    def __init__(self, simrd: ModuleType, trace_path: str, no_start: bool = False,
+                 preallocate: bool = False, strict_release: bool = False) -> None:
         self.simrd = simrd
         self.RUNTIMES = simrd.runtime.RUNTIMES
         self.HEURISTICS = simrd.heuristic.HEURISTICS
@@ -188,14 +196,14 @@ class Oracle:
         self.strict_release = strict_release
         with open(trace_path, 'rb') as f:
             self.trace_sha256 = hashlib.sha256(f.read()).hexdigest()
-        self.callback = None
-        self.parse_error = None
-        self._baselines = {}
-        self._hooked = {}
+        self.callback: Optional[Callable[[Any], None]] = None
+        self.parse_error: Optional[str] = None
+        self._baselines: dict[str, tuple[Any, Any, Optional[str]]] = {}
+        self._hooked: dict[type, type] = {}
 
     # -- names -------------------------------------------------------------
-    def check_name(self, kind, name):
-        table = self.HEURISTICS if kind == 'heuristic' else self.RUNTIMES
+    def check_name(self, kind: str, name: str) -> type:
+        table: dict[str, type] = self.HEURISTICS if kind == 'heuristic' else self.RUNTIMES
         if name not in table:
             raise ConfigError('unknown {} {!r}; valid {}s: {}'.format(
                 kind.replace('_', ' '), name, kind.replace('_', ' '),
@@ -203,7 +211,7 @@ class Oracle:
         return table[name]
 
     # -- parse -------------------------------------------------------------
-    def parse(self):
+    def parse(self) -> None:
         sp = self.simrd.parse
         out_cond = (sp.OutputCondition.PREALLOCATE if self.preallocate
                     else sp.OutputCondition.REMATERIALIZE)
@@ -217,11 +225,12 @@ class Oracle:
             raise ParseFailure(self.parse_error)
 
     # -- baseline ----------------------------------------------------------
-    def baseline(self, name):
+    def baseline(self, name: str) -> tuple[Any, Any, Optional[str]]:
         if name not in self._baselines:
             cls = self.RUNTIMES[name]
             try:
                 rt = cls(math.inf, self.simrd.heuristic.Heuristic(), stats=False, trace=False)
+                assert self.callback is not None, 'baseline before a successful parse'
                 self.callback(rt)
                 s = rt.telemetry.summary
                 self._baselines[name] = (s['max_memory'], s['model_compute'], None)
@@ -230,14 +239,14 @@ class Oracle:
         return self._baselines[name]
 
     # -- hooked runtime ----------------------------------------------------
-    def hooked(self, cls):
+    def hooked(self, cls: Any) -> type:
         if cls not in self._hooked:
             class HookedRuntime(cls):
-                def __init__(self, *args, **kwargs):
-                    self._dtrcheck_evictions = []
+                def __init__(self, *args: Any, **kwargs: Any) -> None:
+                    self._dtrcheck_evictions: list[tuple[Any, int]] = []
                     super().__init__(*args, **kwargs)
 
-                def _T_evict(self, s):
+                def _T_evict(self, s: Any) -> None:
                     super()._T_evict(s)
                     self._dtrcheck_evictions.append((self.clock, s.root_id))
 
@@ -246,7 +255,8 @@ class Oracle:
         return self._hooked[cls]
 
     # -- records -----------------------------------------------------------
-    def _prefix(self, c, budget=None, remat_limit=None, seed=None):
+    def _prefix(self, c: Config, budget: Optional[int] = None, remat_limit: Any = None,
+                seed: Optional[int] = None) -> Record:
         return {
             'runtime': c['runtime'],
             'heuristic': c['heuristic'],
@@ -256,8 +266,9 @@ class Oracle:
             'seed': seed,
         }
 
-    def error_record(self, msg, c=None, raw=None, prefix=None, **extra):
-        rec = {'error': msg}
+    def error_record(self, msg: str, c: Optional[Config] = None, raw: Any = None,
+                     prefix: Optional[Record] = None, **extra: Any) -> Record:
+        rec: Record = {'error': msg}
         if c is not None:
             rec.update(prefix if prefix is not None else self._prefix(c))
         elif raw is not None:
@@ -267,7 +278,7 @@ class Oracle:
         rec['oracle'] = ORACLE_ID
         return rec
 
-    def run_config(self, c):
+    def run_config(self, c: Config) -> tuple[Record, int]:
         """c: normalized config. Returns (record, exit_code)."""
         try:
             rt_cls = self.check_name('runtime', c['runtime'])
@@ -284,11 +295,12 @@ class Oracle:
             return self.error_record('baseline run failed', c, message=berr,
                                      baseline_runtime=c['baseline_runtime']), EXIT_FAILED
 
+        budget: int
         if c['ratio'] is not None:
             budget = int(baseline_peak * c['ratio'])
         else:
             budget = c['budget']
-        kwargs = {'stats': c['stats'], 'trace': False}
+        kwargs: dict[str, Any] = {'stats': c['stats'], 'trace': False}
         remat_limit = None
         if c['overhead_limit'] is not None:
             remat_limit = baseline_compute * (c['overhead_limit'] - 1)
@@ -302,14 +314,14 @@ class Oracle:
         prefix = self._prefix(c, budget, remat_limit, seed)
 
         heuristic = h_cls()
-        costs = []
+        costs: list[list[Any]] = []
         if c['costs_at'] is not None:
             # Record every candidate's cost in the choose() that precedes
             # eviction number costs_at (for `dtrcheck diff`).
             target = c['costs_at']
 
-            class CostRecording(h_cls):
-                def evaluate(self, s, rt, **kw):
+            class CostRecording(h_cls):  # type: ignore[valid-type,misc]
+                def evaluate(self, s: Any, rt: Any, **kw: Any) -> Any:
                     cost = super().evaluate(s, rt, **kw)
                     if len(rt._dtrcheck_evictions) == target:
                         costs.append([s.root_id, repr(cost)])
@@ -379,12 +391,12 @@ class Oracle:
 # --------------------------------------------------------------------------
 # driver
 
-def run_in_big_thread(fn):
+def run_in_big_thread(fn: Callable[[], T]) -> T:
     """Run fn() in a thread with a large stack (simrd recurses deeply)."""
     sys.setrecursionlimit(RECURSION_LIMIT)
-    result = {}
+    result: dict[str, Any] = {}
 
-    def target():
+    def target() -> None:
         try:
             result['value'] = fn()
         except BaseException as e:  # re-raised in the calling thread
@@ -411,7 +423,7 @@ def run_in_big_thread(fn):
     return result['value']
 
 
-def cmd_run(simrd, args):
+def cmd_run(simrd: ModuleType, args: argparse.Namespace) -> int:
     try:
         c = normalize_config({
             'runtime': args.runtime, 'heuristic': args.heuristic,
@@ -431,7 +443,7 @@ def cmd_run(simrd, args):
         emit(oracle.error_record(str(e), c))
         die(str(e), EXIT_REFUSED)
 
-    def work():
+    def work() -> tuple[Record, int]:
         try:
             oracle.parse()
         except ParseFailure:
@@ -446,11 +458,11 @@ def cmd_run(simrd, args):
     return code
 
 
-def cmd_batch(simrd, args):
+def cmd_batch(simrd: ModuleType, args: argparse.Namespace) -> int:
     oracle = Oracle(simrd, args.trace, args.no_start, args.preallocate, args.strict_release)
-    src = open(args.configs, 'r', encoding='utf-8') if args.configs else sys.stdin
+    src: IO[str] = open(args.configs, 'r', encoding='utf-8') if args.configs else sys.stdin
 
-    def work():
+    def work() -> int:
         try:
             oracle.parse()
         except ParseFailure as e:
@@ -485,7 +497,7 @@ def cmd_batch(simrd, args):
             src.close()
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog='simrd_oracle.py',
         description='Run the real simrd (' + ORACLE_ID + ') on a DTR trace and print '
@@ -493,7 +505,7 @@ def build_parser():
     sub = p.add_subparsers(dest='cmd', metavar='{run,batch}')
     sub.required = True
 
-    def parse_opts(sp):
+    def parse_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument('trace', metavar='TRACE', help='trace log (JSON lines)')
         sp.add_argument('--no-start', action='store_true',
                         help='parse_file(start=False): do not skip to the START annotation')
@@ -525,7 +537,7 @@ def build_parser():
     r.add_argument('--eviction-log', action='store_true',
                    help='add "eviction_log": [[clock, root_id], ...] for every eviction')
     r.add_argument('--costs-at', type=int, metavar='I',
-                   help='add every candidate\'s cost in the choice of eviction number I')
+                   help="add every candidate's cost in the choice of eviction number I")
 
     b = sub.add_parser('batch', help='run JSON-lines configurations from stdin or --configs')
     parse_opts(b)
@@ -533,7 +545,7 @@ def build_parser():
     return p
 
 
-def main(argv=None):
+def main(argv: Optional[list[str]] = None) -> int:
     global OUT
     # Fix str hashing so simrd's messages that print sets of feature names are
     # reproducible (no effect on simulation: simrd's sets hold ints or objects).

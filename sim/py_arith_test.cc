@@ -1,7 +1,7 @@
 // Unit tests of sim/py_arith against values printed by python3 (3.11). Each
 // expected value carries, in a comment or beside it, the python expression
 // that produced it; doubles were printed with float.hex().
-// tests/arith/arith_parity.py checks the same functions on ~275,000
+// sim/py_arith_parity.py checks the same functions on ~275,000
 // adversarial inputs.
 #include "sim/py_arith.h"
 

@@ -8,6 +8,8 @@ import socket
 import subprocess
 import sys
 import time
+from types import FrameType
+from typing import Optional
 
 from . import report
 from .fuzzers import FuzzerRun, allocate, stop_all
@@ -19,44 +21,54 @@ from .triage import Interrupted, Triage
 MIN_REDUCE_SECONDS = 30
 
 
-def add_triage_options(p):
-    p.add_argument("--findings", default=os.path.join(ROOT, "fuzz", "findings"),
-                   help="working directory of campaigns (default fuzz/findings, ignored by git)")
-    p.add_argument("--archive", default=os.path.join(ROOT, "corpus"),
-                   help="where counterexamples are archived, as <kind>/<id>/ (default corpus/)")
-    p.add_argument("--dtrcheck", default=os.path.join(ROOT, "build", "bin", "dtrcheck"))
-    p.add_argument("--fuzz-build", default=os.path.join(ROOT, "build-fuzz"),
-                   help="the clang build with DTRCHECK_FUZZ=ON (binaries in bin/)")
-    p.add_argument("--reduce-timeout", type=float, default=180,
-                   help="seconds per reduction; then the best trace so far is archived (default 180)")
-    p.add_argument("--no-oracle", action="store_true", help="do not confirm reduced traces with simrd")
-    p.add_argument("--cliff-factor", type=float, default=2.0, help="a cliff is a factor >= F (default 2)")
-    p.add_argument("--cliff-gap", type=float, default=0.01,
-                   help="between budgets at most G of the peak apart (default 0.01)")
-    p.add_argument("--report", help="also write the markdown report here")
+def add_triage_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument('--findings', default=os.path.join(ROOT, 'fuzz', 'findings'),
+                   help='working directory of campaigns (default fuzz/findings, ignored by git)')
+    p.add_argument('--archive', default=os.path.join(ROOT, 'corpus'),
+                   help='where counterexamples are archived, as <kind>/<id>/ (default corpus/)')
+    p.add_argument('--dtrcheck', default=os.path.join(ROOT, 'build', 'bin', 'dtrcheck'))
+    p.add_argument('--fuzz-build', default=os.path.join(ROOT, 'build-fuzz'),
+                   help='the clang build with DTRCHECK_FUZZ=ON (binaries in bin/)')
+    p.add_argument('--reduce-timeout', type=float, default=180,
+                   help='seconds per reduction; then the best trace so far is archived '
+                        '(default 180)')
+    p.add_argument('--no-oracle', action='store_true',
+                   help='do not confirm reduced traces with simrd')
+    p.add_argument('--cliff-factor', type=float, default=2.0,
+                   help='a cliff is a factor >= F (default 2)')
+    p.add_argument('--cliff-gap', type=float, default=0.01,
+                   help='between budgets at most G of the peak apart (default 0.01)')
+    p.add_argument('--report', help='also write the markdown report here')
 
 
-def parse(argv):
-    ap = argparse.ArgumentParser(prog="fuzz/campaign", description=__doc__)
-    sub = ap.add_subparsers(dest="command")
-    run = sub.add_parser("run", help="fuzz for --time seconds on --jobs cores, triaging findings as they come")
+def parse(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog='fuzz/campaign', description=__doc__)
+    sub = ap.add_subparsers(dest='command')
+    run = sub.add_parser(
+        'run', help='fuzz for --time seconds on --jobs cores, triaging findings as they come')
     add_triage_options(run)
-    run.add_argument("--time", type=float, default=600, help="seconds of fuzzing (default 600)")
-    run.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="fuzzing processes (default: all cores)")
-    run.add_argument("--targets", default=",".join(TARGETS), help="comma-separated fuzzers (default both)")
-    run.add_argument("--drain", type=float, default=0,
-                     help="after fuzzing, go on triaging pending findings for up to this many seconds")
-    run.add_argument("--build", action="store_true", help="build both builds first (ci/fuzz_build.sh)")
-    tri = sub.add_parser("triage", help="triage pending findings without fuzzing")
+    run.add_argument('--time', type=float, default=600, help='seconds of fuzzing (default 600)')
+    run.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+                     help='fuzzing processes (default: all cores)')
+    run.add_argument('--targets', default=','.join(TARGETS),
+                     help='comma-separated fuzzers (default both)')
+    run.add_argument('--drain', type=float, default=0,
+                     help='after fuzzing, go on triaging pending findings '
+                          'for up to this many seconds')
+    run.add_argument('--build', action='store_true',
+                     help='build both builds first (ci/fuzz_build.sh)')
+    tri = sub.add_parser('triage', help='triage pending findings without fuzzing')
     add_triage_options(tri)
-    tri.add_argument("--time", type=float, default=None, help="stop after this many seconds")
-    mer = sub.add_parser("merge", help="merge other machines' findings directories and archives into these")
-    mer.add_argument("--findings", default=os.path.join(ROOT, "fuzz", "findings"))
-    mer.add_argument("--archive", default=os.path.join(ROOT, "corpus"))
-    mer.add_argument("--fuzz-build", default=os.path.join(ROOT, "build-fuzz"))
-    mer.add_argument("--minimize", action="store_true",
-                     help="merge libFuzzer corpora with -merge=1 (keeps only inputs adding coverage)")
-    mer.add_argument("sources", nargs="+", help="findings directories and/or archive directories")
+    tri.add_argument('--time', type=float, default=None, help='stop after this many seconds')
+    mer = sub.add_parser(
+        'merge', help="merge other machines' findings directories and archives into these")
+    mer.add_argument('--findings', default=os.path.join(ROOT, 'fuzz', 'findings'))
+    mer.add_argument('--archive', default=os.path.join(ROOT, 'corpus'))
+    mer.add_argument('--fuzz-build', default=os.path.join(ROOT, 'build-fuzz'))
+    mer.add_argument('--minimize', action='store_true',
+                     help='merge libFuzzer corpora with -merge=1 '
+                          '(keeps only inputs adding coverage)')
+    mer.add_argument('sources', nargs='+', help='findings directories and/or archive directories')
     args = ap.parse_args(argv)
     if args.command is None:
         ap.print_help()
@@ -64,18 +76,19 @@ def parse(argv):
     return args
 
 
-def log(message):
-    print(time.strftime("%H:%M:%S ") + message, flush=True)
+def log(message: str) -> None:
+    print(time.strftime('%H:%M:%S ') + message, flush=True)
 
 
-def environment(args, findings):
+def environment(args: argparse.Namespace, findings: Findings) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(DTRCHECK_FUZZ_CLAIMS=findings.claims, DTRCHECK_FUZZ_ON_FINDING="claim",
-               DTRCHECK_FUZZ_CLIFF_FACTOR=repr(args.cliff_factor), DTRCHECK_FUZZ_CLIFF_GAP=repr(args.cliff_gap))
+    env.update(DTRCHECK_FUZZ_CLAIMS=findings.claims, DTRCHECK_FUZZ_ON_FINDING='claim',
+               DTRCHECK_FUZZ_CLIFF_FACTOR=repr(args.cliff_factor),
+               DTRCHECK_FUZZ_CLIFF_GAP=repr(args.cliff_gap))
     return env
 
 
-def triage_until(triage, deadline, stop_when_idle):
+def triage_until(triage: Triage, deadline: float, stop_when_idle: bool) -> None:
     """Triages artifacts (quick) then claims until the deadline; when
     `stop_when_idle`, also returns once nothing is pending."""
     while time.time() < deadline:
@@ -83,93 +96,101 @@ def triage_until(triage, deadline, stop_when_idle):
         if artifacts:
             triage.triage_artifact(*artifacts[0])
             continue
-        if deadline - time.time() >= MIN_REDUCE_SECONDS or deadline == float("inf"):
+        if deadline - time.time() >= MIN_REDUCE_SECONDS or deadline == float('inf'):
             cid = triage.next_claim()
             if cid:
-                triage.triage_claim(cid, deadline=None if deadline == float("inf") else deadline)
+                triage.triage_claim(cid, deadline=None if deadline == float('inf') else deadline)
                 continue
         if stop_when_idle:
             return
         time.sleep(max(0.0, min(5.0, deadline - time.time())))
 
 
-def sigterm_as_interrupt(signum, frame):
+def sigterm_as_interrupt(signum: int, frame: Optional[FrameType]) -> None:
     raise KeyboardInterrupt()
 
 
-def campaign(args, fuzz):
+def campaign(args: argparse.Namespace, fuzz: bool) -> int:
     findings = Findings(args.findings)
     findings.ensure()
     if fuzz and args.build:
-        subprocess.run(["bash", os.path.join(ROOT, "ci", "fuzz_build.sh")], check=True)
+        subprocess.run(['bash', os.path.join(ROOT, 'ci', 'fuzz_build.sh')], check=True)
     if not os.path.exists(args.dtrcheck):
-        sys.exit(f"campaign: {args.dtrcheck} not found: build it (ci/build.sh) or pass --build")
-    targets = [t for t in args.targets.split(",") if t] if fuzz else []
-    fuzz_bin = os.path.join(args.fuzz_build, "bin")
+        sys.exit(f'campaign: {args.dtrcheck} not found: build it (ci/build.sh) or pass --build')
+    targets = [t for t in args.targets.split(',') if t] if fuzz else []
+    fuzz_bin = os.path.join(args.fuzz_build, 'bin')
     for t in targets:
         if t not in TARGETS:
             sys.exit(f"campaign: unknown target {t}; valid: {', '.join(TARGETS)}")
         if not os.path.exists(os.path.join(fuzz_bin, t)):
-            sys.exit(f"campaign: {os.path.join(fuzz_bin, t)} not found: pass --build (or run ci/fuzz_build.sh)")
+            sys.exit(f'campaign: {os.path.join(fuzz_bin, t)} not found: '
+                     'pass --build (or run ci/fuzz_build.sh)')
     signal.signal(signal.SIGTERM, sigterm_as_interrupt)
     env = environment(args, findings)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    stamp = time.strftime('%Y%m%d-%H%M%S')
     start = time.time()
-    record = {"stamp": stamp, "start": start, "host": socket.gethostname(), "jobs": getattr(args, "jobs", 0),
-              "command": "fuzz/campaign " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-              "cliff_factor": args.cliff_factor, "cliff_gap": args.cliff_gap,
-              "reduce_timeout": args.reduce_timeout, "oracle": not args.no_oracle, "targets": targets}
+    record = {'stamp': stamp, 'start': start, 'host': socket.gethostname(),
+              'jobs': getattr(args, 'jobs', 0),
+              'command': 'fuzz/campaign ' + ' '.join(shlex.quote(a) for a in sys.argv[1:]),
+              'cliff_factor': args.cliff_factor, 'cliff_gap': args.cliff_gap,
+              'reduce_timeout': args.reduce_timeout, 'oracle': not args.no_oracle,
+              'targets': targets}
     append_jsonl(findings.campaigns, record)  # time to find counts from here
     claims_before = set(os.listdir(findings.claims))
     triage = Triage(findings, args.archive, args.dtrcheck, fuzz_bin, env, args.reduce_timeout,
                     oracle=not args.no_oracle, log=log)
-    runs = []
+    runs: list[FuzzerRun] = []
     interrupted = False
     try:
         if targets and args.time > 0:
             for target, workers in allocate(args.jobs, targets).items():
-                runs.append(FuzzerRun(target, os.path.join(fuzz_bin, target), workers, args.time, findings, stamp, env))
-                log(f"{target}: {workers} worker(s) for {args.time:.0f} s, logs in {runs[-1].log_dir}")
+                runs.append(FuzzerRun(target, os.path.join(fuzz_bin, target), workers, args.time,
+                                      findings, stamp, env))
+                log(f'{target}: {workers} worker(s) for {args.time:.0f} s, '
+                    f'logs in {runs[-1].log_dir}')
             triage_until(triage, start + args.time, stop_when_idle=False)
             stop_all(runs)
             if args.drain > 0:
                 triage_until(triage, time.time() + args.drain, stop_when_idle=True)
         else:
-            limit = getattr(args, "time", None)
-            triage_until(triage, start + limit if limit else float("inf"), stop_when_idle=True)
+            limit = getattr(args, 'time', None)
+            triage_until(triage, start + limit if limit else float('inf'), stop_when_idle=True)
     except (KeyboardInterrupt, Interrupted):
         interrupted = True
-        log("interrupted: stopping; finished work is kept, the item in progress stays pending")
+        log('interrupted: stopping; finished work is kept, '
+            'the item in progress stays pending')
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the report short
+        # A second Ctrl-C must not cut the report short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         stop_all(runs)
-        record["end"] = time.time()
-        record["fuzzers"] = {}
+        record['end'] = time.time()
+        fuzzers = {}
         for r in runs:
-            st = r.stats()
-            st.update(workers=r.workers, seconds=record["end"] - r.started)
-            record["fuzzers"][r.target] = st
-        record["claims_new"] = len(set(os.listdir(findings.claims)) - claims_before)
-        record["interrupted"] = interrupted
+            st: dict[str, float] = dict(r.stats())
+            st.update(workers=r.workers, seconds=record['end'] - r.started)
+            fuzzers[r.target] = st
+        record['fuzzers'] = fuzzers
+        record['claims_new'] = len(set(os.listdir(findings.claims)) - claims_before)
+        record['interrupted'] = interrupted
         append_jsonl(findings.campaigns, record)
         pending = len(triage.pending_claims()) + len(triage.pending_artifacts())
         summary, md = report.build(record, findings, triage.archived(), pending, interrupted)
         print(summary, flush=True)
         for path in [findings.report] + ([args.report] if args.report else []):
-            with open(path, "w") as f:
-                f.write(md + "\n")
-        log(f"report: {findings.report}" + (f" and {args.report}" if args.report else ""))
+            with open(path, 'w') as f:
+                f.write(md + '\n')
+        log(f'report: {findings.report}' + (f' and {args.report}' if args.report else ''))
     return 130 if interrupted else 0
 
 
-def copy_missing(src, dst):
+def copy_missing(src: str, dst: str) -> bool:
     """Copies src (file or directory) to dst unless dst exists; directories
     through a temporary name, so a merged entry appears whole."""
     if os.path.exists(dst):
         return False
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     if os.path.isdir(src):
-        tmp = os.path.join(os.path.dirname(dst), ".tmp-merge-" + os.path.basename(dst))
+        tmp = os.path.join(os.path.dirname(dst), '.tmp-merge-' + os.path.basename(dst))
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(src, tmp)
         os.rename(tmp, dst)
@@ -178,50 +199,54 @@ def copy_missing(src, dst):
     return True
 
 
-def merge(args):
+def merge(args: argparse.Namespace) -> int:
     dest = Findings(args.findings)
     dest.ensure()
-    counts = {"claims": 0, "corpus": 0, "triage": 0, "archive": 0}
+    counts = {'claims': 0, 'corpus': 0, 'triage': 0, 'archive': 0}
     for src in args.sources:
         src = os.path.abspath(src)
         # An archive: <kind>/<id>/manifest.json (possibly under corpus/).
-        for base in (src, os.path.join(src, "corpus")):
+        for base in (src, os.path.join(src, 'corpus')):
             for kind in KINDS:
                 kdir = os.path.join(base, kind)
                 if not os.path.isdir(kdir):
                     continue
                 for entry in sorted(os.listdir(kdir)):
-                    if not entry.startswith(".") and os.path.exists(os.path.join(kdir, entry, "manifest.json")):
-                        counts["archive"] += copy_missing(os.path.join(kdir, entry),
+                    manifest = os.path.join(kdir, entry, 'manifest.json')
+                    if not entry.startswith('.') and os.path.exists(manifest):
+                        counts['archive'] += copy_missing(os.path.join(kdir, entry),
                                                           os.path.join(args.archive, kind, entry))
         # A findings directory: claims, corpora, finished triage.
         other = Findings(src)
         if os.path.isdir(other.claims):
             for name in os.listdir(other.claims):
-                if ".tmp" not in name:
-                    counts["claims"] += copy_missing(os.path.join(other.claims, name), os.path.join(dest.claims, name))
+                if '.tmp' not in name:
+                    counts['claims'] += copy_missing(os.path.join(other.claims, name),
+                                                     os.path.join(dest.claims, name))
         for target in TARGETS:
             if os.path.isdir(other.corpus(target)):
                 if args.minimize:
-                    binary = os.path.join(args.fuzz_build, "bin", target)
-                    subprocess.run([binary, "-merge=1", dest.corpus(target), other.corpus(target)], check=True,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    counts["corpus"] += 1
+                    binary = os.path.join(args.fuzz_build, 'bin', target)
+                    subprocess.run([binary, '-merge=1', dest.corpus(target), other.corpus(target)],
+                                   check=True, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+                    counts['corpus'] += 1
                 else:  # libFuzzer names inputs by their SHA-1: a union is a copy
                     for name in os.listdir(other.corpus(target)):
-                        counts["corpus"] += copy_missing(os.path.join(other.corpus(target), name),
+                        counts['corpus'] += copy_missing(os.path.join(other.corpus(target), name),
                                                          os.path.join(dest.corpus(target), name))
         if os.path.isdir(other.triage) and other.triage != dest.triage:
             for item in os.listdir(other.triage):
-                if os.path.exists(os.path.join(other.triage, item, "result.json")):
-                    counts["triage"] += copy_missing(os.path.join(other.triage, item), os.path.join(dest.triage, item))
-    print("merge: " + ", ".join(f"{n} {k}" for k, n in counts.items())
-          + ("" if not args.minimize else " (corpora merged with -merge=1)"))
+                if os.path.exists(os.path.join(other.triage, item, 'result.json')):
+                    counts['triage'] += copy_missing(os.path.join(other.triage, item),
+                                                     os.path.join(dest.triage, item))
+    print('merge: ' + ', '.join(f'{n} {k}' for k, n in counts.items())
+          + ('' if not args.minimize else ' (corpora merged with -merge=1)'))
     return 0
 
 
-def main(argv=None):
+def main(argv: Optional[list[str]] = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
-    if args.command == "merge":
+    if args.command == 'merge':
         return merge(args)
-    return campaign(args, fuzz=args.command == "run")
+    return campaign(args, fuzz=args.command == 'run')

@@ -2,7 +2,7 @@
 """Parity of dtrcheck's Python-arithmetic port (sim/py_arith) with python3.
 
 Generates adversarial queries deterministically from a fixed seed, sends them
-all to arith_driver over one pipe, and compares every answer with what python3
+all to py_arith_driver over one pipe, and compares every answer with what python3
 computes itself:
 
   D a b      a / b                       (int true division, the hot path)
@@ -16,7 +16,7 @@ computes itself:
 Doubles are compared bit for bit (so -0.0 != 0.0). Exits 1 naming the first
 mismatches, 0 when everything agrees.
 
-Usage: arith_parity.py --driver PATH [--seed N] [--count N]
+Usage: py_arith_parity.py --driver PATH [--seed N] [--count N]
 """
 
 import argparse
@@ -26,6 +26,10 @@ import re
 import struct
 import subprocess
 import sys
+from typing import Any
+
+# A query: its operation letter, then its operands (ints, floats or text).
+Query = tuple[Any, ...]
 
 INT_MIN = -(1 << 127)
 INT_MAX = (1 << 127) - 1
@@ -38,34 +42,34 @@ PIVOTS = [1, 2, 52, 53, 54, 55, 56, 60, 62, 63, 64, 65, 70, 72, 73, 74, 75,
           100, 110, 120, 125, 126, 127]
 
 
-def clamp_ok(v):
+def clamp_ok(v: int) -> bool:
     return INT_MIN <= v <= INT_MAX
 
 
-def bits_of(x):
+def bits_of(x: float) -> bytes:
     return struct.pack('<d', x)
 
 
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng: random.Random) -> None:
         self.r = rng
 
-    def sign(self, v):
+    def sign(self, v: int) -> int:
         return -v if self.r.random() < 0.5 else v
 
-    def rand_bits(self, n):
+    def rand_bits(self, n: int) -> int:
         """A random nonnegative int with exactly n bits (0 for n == 0)."""
         if n <= 0:
             return 0
         return (1 << (n - 1)) | self.r.getrandbits(n - 1) if n > 1 else 1
 
-    def rand_int(self, max_bits=127, signed=True):
+    def rand_int(self, max_bits: int = 127, signed: bool = True) -> int:
         v = self.rand_bits(self.r.randint(0, max_bits))
         if signed:
             v = self.sign(v)
         return v if clamp_ok(v) else INT_MAX
 
-    def near_pow2(self):
+    def near_pow2(self) -> int:
         e = self.r.choice(PIVOTS)
         delta = self.r.choice([0, 1, -1, 2, -2, 3, -3, self.r.randint(-1000, 1000),
                                self.r.getrandbits(11), -(1 << self.r.randint(0, 20))])
@@ -76,11 +80,11 @@ class Gen:
         v = self.sign(v)
         return v if clamp_ok(v) else INT_MAX
 
-    def nonzero(self, v):
+    def nonzero(self, v: int) -> int:
         return v if v != 0 else self.sign(1)
 
 
-def gen_divisions(g, n, out):
+def gen_divisions(g: Gen, n: int, out: list[Query]) -> None:
     r = g.r
     kinds = 0
     while len(out) < n:
@@ -151,7 +155,7 @@ def gen_divisions(g, n, out):
         out.append(('D', a, b))
 
 
-def gen_products(g, n, out):
+def gen_products(g: Gen, n: int, out: list[Query]) -> None:
     r = g.r
     while len(out) < n:
         k = r.randrange(4)
@@ -182,7 +186,7 @@ def gen_products(g, n, out):
         out.append(('P', a, b, c))
 
 
-def gen_floats(g, n, out):
+def gen_floats(g: Gen, n: int, out: list[Query]) -> None:
     r = g.r
     while len(out) < n:
         k = r.randrange(4)
@@ -203,7 +207,7 @@ def gen_floats(g, n, out):
             out.append(('F', a))
 
 
-def gen_compares(g, n, out):
+def gen_compares(g: Gen, n: int, out: list[Query]) -> None:
     r = g.r
     specials = [math.inf, -math.inf, 0.0, -0.0, 2.0 ** 127, -2.0 ** 127,
                 math.nextafter(2.0 ** 127, 0), math.nextafter(-2.0 ** 127, -math.inf),
@@ -233,7 +237,7 @@ def gen_compares(g, n, out):
         out.append(('C', i, x))
 
 
-def gen_truncs(g, n, out):
+def gen_truncs(g: Gen, n: int, out: list[Query]) -> None:
     r = g.r
     while len(out) < n:
         k = r.randrange(3)
@@ -248,7 +252,7 @@ def gen_truncs(g, n, out):
             out.append(('T', x))
 
 
-def gen_parses(g, n, out):
+def gen_parses(g: Gen, n: int, out: list[Query]) -> None:
     r = g.r
     fixed = ['', '-', '+1', '1a', ' 1', '1 ', '0x10', '1_000', '--1', '-0', '0', '007',
              '-007', str(INT_MAX), str(INT_MIN), str(INT_MAX + 1), str(INT_MIN - 1),
@@ -272,7 +276,7 @@ def gen_parses(g, n, out):
 PARSE_RE = re.compile(r'-?[0-9]+\Z')
 
 
-def expected(q):
+def expected(q: Query) -> Any:
     op = q[0]
     if op == 'D':
         return q[1] / q[2]
@@ -294,7 +298,7 @@ def expected(q):
     raise ValueError(op)
 
 
-def encode(q):
+def encode(q: Query) -> str:
     op = q[0]
     if op in ('D', 'P', 'F'):
         return op + ' ' + ' '.join(str(v) for v in q[1:])
@@ -305,7 +309,7 @@ def encode(q):
     return 'R ' + q[1]
 
 
-def decode(op, text):
+def decode(op: str, text: str) -> Any:
     if text == 'error':
         return 'error'
     if op in ('D', 'P', 'F'):
@@ -317,15 +321,15 @@ def decode(op, text):
     return None if text == 'none' else int(text)
 
 
-def same(op, got, want):
+def same(op: str, got: Any, want: Any) -> bool:
     if op in ('D', 'P', 'F'):
         return isinstance(got, float) and bits_of(got) == bits_of(want)
     return got == want
 
 
-def main():
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--driver', required=True, help='path to arith_driver')
+    ap.add_argument('--driver', required=True, help='path to py_arith_driver')
     ap.add_argument('--seed', type=int, default=DEFAULT_SEED)
     ap.add_argument('--count', type=int, default=150000,
                     help='number of a/b division pairs (other checks scale with it)')
@@ -334,7 +338,7 @@ def main():
 
     print('arith_parity: seed %d' % args.seed)
     g = Gen(random.Random(args.seed))
-    queries = []
+    queries: list[Query] = []
     gen_divisions(g, args.count, queries)
     n_div = len(queries)
     gen_products(g, n_div + args.count // 3, queries)
@@ -356,8 +360,8 @@ def main():
               % (len(answers), len(queries)))
         return 1
 
-    counts = {}
-    mismatches = []
+    counts: dict[str, int] = {}
+    mismatches: list[tuple[Query, str, Any]] = []
     for q, text in zip(queries, answers):
         op = q[0]
         counts[op] = counts.get(op, 0) + 1
@@ -372,7 +376,8 @@ def main():
     summary = ', '.join('%s=%d' % (k, counts[k]) for k in sorted(counts))
     print('arith_parity: %d queries (%s)' % (len(queries), summary))
     if mismatches:
-        print('arith_parity: %d MISMATCHES; first %d:' % (len(mismatches), min(args.show, len(mismatches))))
+        print('arith_parity: %d MISMATCHES; first %d:'
+              % (len(mismatches), min(args.show, len(mismatches))))
         for q, text, want in mismatches[:args.show]:
             w = want.hex() if isinstance(want, float) else repr(want)
             print('  %s  -> driver %s, python %s' % (encode(q), text, w))

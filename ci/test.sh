@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite with ctest.
+# Installs what is missing (PyTorch included), builds, and runs the whole test suite with ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The capture tests need PyTorch: install it, and fail rather than skip without it.
+export DTRCHECK_TORCH=1 DTRCHECK_REQUIRE_TORCH=1
 bash ci/build.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"

@@ -197,7 +197,8 @@ Action AddReduceCommand(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("reduce", "shrink a trace to a 1-minimal one that keeps a pathology");
   auto args = std::make_shared<ReduceArgs>();
-  cmd->add_option("TRACE", args->trace, "simrd log, or a public trace name (dtrcheck traces)")
+  cmd->add_option("TRACE", args->trace,
+                  "simrd log, or a public or captured trace name (dtrcheck traces)")
       ->required();
   cmd->add_option("--property", args->property,
                   "inversion | cliff | pinned-oom | overhead-rise (formerly overhead)")

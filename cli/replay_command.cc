@@ -19,7 +19,7 @@ namespace {
 
 struct Case {
   std::string where;  // file:line
-  std::string trace;  // a public trace name, or the path of trace_file
+  std::string trace;  // a public or captured trace name, or the path of trace_file
   Json config;        // as recorded, for messages
   RunConfig run;      // the same, read (io/record.h)
   Json expected;
@@ -37,8 +37,8 @@ Case ReadCase(const std::string& file, const Json& line) {
     if (Sha256OfFile(c.trace) != j.String("trace_sha256"))
       throw FieldError("trace_file " + c.trace + " changed since it was recorded");
   } else if (j.Has("trace_sha256")) {
-    const PublicTrace* t = FindPublicTrace(c.trace);
-    if (t && t->sha256 != j.String("trace_sha256"))
+    const std::string* pinned = PinnedTraceSha256(c.trace);
+    if (pinned && *pinned != j.String("trace_sha256"))
       throw FieldError("recorded for a trace whose SHA-256 is not the pinned one");
   }
   c.config = j.Object("config").json();
@@ -109,8 +109,9 @@ Action AddReplayCommand(CLI::App& app) {
                 ParseOptions po;
                 const PublicTrace* t = FindPublicTrace(c.trace);
                 if (t) po.start = t->has_start;
+                bool named = t || PinnedTraceSha256(c.trace);  // public or captured
                 graphs.emplace(c.trace,
-                               ParseTraceFile(t ? LocatePublicTrace(c.trace) : c.trace, po));
+                               ParseTraceFile(named ? LocateNamedTrace(c.trace) : c.trace, po));
               }
               auto key = std::make_pair(c.trace, c.run.baseline_runtime);
               if (!baselines.count(key))

@@ -1,26 +1,29 @@
-// dtrcheck trace-path NAME, dtrcheck traces: the public traces, located and
-// verified by traces/locate.h.
+// dtrcheck trace-path NAME, dtrcheck traces: the public and the captured traces,
+// located and verified by traces/locate.h and traces/captured.h.
 #include <iostream>
 
 #include "cli/trace_commands.h"
+#include "traces/captured.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {
 
 Action AddTracePathCommand(CLI::App& app) {
-  auto* cmd =
-      app.add_subcommand("trace-path", "print the absolute path of a verified public trace");
+  auto* cmd = app.add_subcommand("trace-path",
+                                 "print the absolute path of a verified public or captured trace");
   auto name = std::make_shared<std::string>();
-  cmd->add_option("NAME", *name, "trace name: " + PublicTraceNames())->required();
+  cmd->add_option("NAME", *name,
+                  "trace name: " + PublicTraceNames() + "; captured: " + CapturedTraceNames())
+      ->required();
   return {cmd, [name]() -> int {
-            std::cout << LocatePublicTrace(*name) << "\n";  // throws TraceLocateError: exit 2
+            std::cout << LocateNamedTrace(*name) << "\n";  // throws TraceLocateError: exit 2
             return 0;
           }};
 }
 
 Action AddTracesCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("traces",
-                                 "list the public traces, where they are, and whether they verify");
+  auto* cmd = app.add_subcommand(
+      "traces", "list the public and captured traces, where they are, and whether they verify");
   return {cmd, []() -> int {
             bool all_verified = true;
             for (const auto& t : PublicTraces()) {
@@ -32,6 +35,18 @@ Action AddTracesCommand(CLI::App& app) {
               std::cout << t.name << "\t" << (found.path.empty() ? "-" : found.path) << "\t"
                         << check << "\n";
             }
+            // Captured traces: decompressed into the cache on demand, then verified.
+            bool captured_verified = true;
+            for (const auto& t : CapturedTraces()) {
+              try {
+                std::string path = LocateCapturedTrace(t.name);
+                std::cout << t.name << "\t" << path << "\tverified\n";
+              } catch (const TraceLocateError& e) {
+                captured_verified = false;
+                std::cout << t.name << "\t-\terror\n";
+                std::cerr << "dtrcheck: " << e.what() << "\n";
+              }
+            }
             if (!all_verified) {
               std::cerr << "dtrcheck: not every trace is present and verified; searched:";
               for (const auto& dir : TraceSearchPath())
@@ -39,7 +54,7 @@ Action AddTracesCommand(CLI::App& app) {
               std::cerr << "\nrun traces/fetch_traces.sh on a machine with internet access, or set "
                            "DTRCHECK_TRACES\n";
             }
-            return all_verified ? 0 : 1;
+            return all_verified && captured_verified ? 0 : 1;
           }};
 }
 

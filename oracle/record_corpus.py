@@ -9,6 +9,7 @@ simulator and compares the records field by field (ctest does this).
 
 Usage, from the repository root: python3 -m oracle.record_corpus
     [--traces DIR] [--only NAME,...] [--small] [--local FILE...] [--out DIR]
+       python3 -m oracle.record_corpus --captured [--only NAME,...]   (traces/captured/, needs build/)
 Needs simrd (see oracle/README.md). The configuration grid is below; it is
 deterministic, so re-running reproduces the same corpus.
 """
@@ -16,6 +17,7 @@ import argparse
 import hashlib
 import json
 import os
+import subprocess
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -92,8 +94,17 @@ def configs_for(name: str, small: bool = False) -> List[Config]:
 
 LOCAL_GRID = dict(all_pairs=True, ratios=[0.2, 0.35, 0.5, 0.8, 1.0], limits=[None, 1.5])
 
+# Captured traces (traces/captured/, capture/): all five runtimes at ratio 1.0 (DTR, which
+# three of them refuse, and DTRLocal, which all accept), and DTR on RuntimeV2EagerOptimized
+# at two constrained ratios.
+CAPTURED = ([dict(runtime=rt, heuristic=h, ratio=1.0) for rt in RUNTIMES
+             for h in ["DTR", "DTRLocal"]] +
+            [dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=r)
+             for r in [0.7, 0.5]])
 
-def record(name: str, path: str, cfgs: List[Config], out_dir: str, trace_ref: str) -> None:
+
+def record(name: str, path: str, cfgs: List[Config], out_dir: str, trace_ref: str,
+           trace_name: Optional[str] = None) -> None:
     """Runs cfgs through the oracle on path; writes out_dir/name.jsonl atomically."""
     with open(path, 'rb') as f:
         sha = hashlib.sha256(f.read()).hexdigest()
@@ -106,9 +117,9 @@ def record(name: str, path: str, cfgs: List[Config], out_dir: str, trace_ref: st
     tmp = os.path.join(out_dir, name + '.jsonl.tmp')
     with open(tmp, 'w') as f:
         for c, r in zip(cfgs, recs):
-            line = {'trace': name, 'trace_sha256': sha, 'config': c, 'record': r,
+            line = {'trace': trace_name or name, 'trace_sha256': sha, 'config': c, 'record': r,
                     'command': ' '.join(cmd) + '  <<< ' + json.dumps(c)}
-            if not trace_ref.startswith('traces:'):
+            if not trace_ref.startswith('traces:') and trace_name is None:
                 line['trace_file'] = os.path.relpath(path, out_dir)
             f.write(json.dumps(line) + '\n')
     os.replace(tmp, os.path.join(out_dir, name + '.jsonl'))  # atomic
@@ -128,8 +139,25 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument('--only', default='')
     ap.add_argument('--small', action='store_true', help='only the SMALL configurations per trace')
     ap.add_argument('--out', default=os.path.join(REPO, 'corpus', 'oracle'))
+    ap.add_argument('--captured', action='store_true',
+                    help='record the captured traces (traces/captured/manifest.json; --only '
+                         'filters) as captured_NAME.jsonl')
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
+    if args.captured:
+        only = {name for name in args.only.split(',') if name}
+        with open(os.path.join(REPO, 'traces', 'captured', 'manifest.json')) as f:
+            captured = json.load(f)
+        dtrcheck = os.path.join(REPO, 'build', 'bin', 'dtrcheck')
+        for e in captured['traces']:
+            if only and e['name'] not in only:
+                continue
+            # dtrcheck hands out the verified decompressed log (traces/captured.h)
+            path = subprocess.run([dtrcheck, 'trace-path', e['name']], check=True,
+                                  capture_output=True, text=True).stdout.strip()
+            record('captured_' + e['name'], path, [dict(c, stats=True) for c in CAPTURED],
+                   args.out, '$(dtrcheck trace-path ' + e['name'] + ')', trace_name=e['name'])
+        return
     if args.local is not None:
         GRIDS['local'] = LOCAL_GRID
         for path in args.local:

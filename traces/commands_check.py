@@ -48,6 +48,10 @@ def check_locate(d: str) -> None:
     with open(os.path.join(HERE, 'manifest.json')) as f:
         manifest = json.load(f)
     names = [t['name'] for t in manifest['traces']]
+    with open(os.path.join(HERE, 'captured', 'manifest.json')) as f:
+        captured = json.load(f)
+    captured_names = [t['name'] for t in captured['traces']]
+
     r = run([d, 'trace-path', 'resnet32'])
     if r.returncode == 0:
         path = r.stdout.strip()
@@ -55,13 +59,21 @@ def check_locate(d: str) -> None:
         want = next(t['sha256'] for t in manifest['traces'] if t['name'] == 'resnet32')
         check(sha256(path) == want, 'the located resnet32 has the manifest SHA-256')
         r = run([d, 'traces'])
-        check(r.returncode in (0, 1) and len(r.stdout.splitlines()) == len(names),
-              'traces lists every trace')
+        listed = [line.split('\t')[0] for line in r.stdout.splitlines()]
+        check(r.returncode in (0, 1) and listed == names + captured_names,
+              'traces lists every public and captured trace')
     else:
         print('skip: resnet32 not available (' + r.stderr.strip() + ')')
     r = run([d, 'trace-path', 'resnet33'])
-    check(r.returncode == 2 and ', '.join(names) in r.stderr,
+    check(r.returncode == 2 and ', '.join(names) in r.stderr
+          and ', '.join(captured_names) in r.stderr,
           'an unknown name exits 2 listing the names')
+    with tempfile.TemporaryDirectory() as cache:
+        r = run([d, 'trace-path', captured_names[0]], env={'XDG_CACHE_HOME': cache})
+        path = r.stdout.strip()
+        want = captured['traces'][0]['sha256']
+        check(r.returncode == 0 and path.startswith(cache) and sha256(path) == want,
+              'trace-path decompresses a captured trace into the cache, verified')
     with tempfile.TemporaryDirectory() as empty:
         r = run([d, 'trace-path', 'unet'], env={'DTRCHECK_TRACES': empty})
         check(r.returncode == 2 and empty in r.stderr and 'fetch_traces.sh' in r.stderr,

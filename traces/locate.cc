@@ -9,6 +9,8 @@
 #include <openssl/evp.h>
 #include <nlohmann/json.hpp>
 
+#include "traces/captured.h"
+
 namespace dtrcheck {
 
 // traces/manifest.json, embedded by traces/CMakeLists.txt (manifest_data.cc).
@@ -59,16 +61,10 @@ const std::vector<PublicTrace>& PublicTraces() {
 }
 
 const PublicTrace* FindPublicTrace(std::string_view name) {
-  for (const auto& t : PublicTraces())
-    if (t.name == name) return &t;
-  return nullptr;
+  return FindTraceByName(PublicTraces(), name);
 }
 
-std::string PublicTraceNames() {
-  std::string out;
-  for (const auto& t : PublicTraces()) out += (out.empty() ? "" : ", ") + t.name;
-  return out;
-}
+std::string PublicTraceNames() { return TraceNamesOf(PublicTraces()); }
 
 std::vector<TraceDir> TraceSearchPath() {
   if (const char* env = std::getenv("DTRCHECK_TRACES"); env && *env)
@@ -164,11 +160,24 @@ std::string LocatePublicTrace(std::string_view name) {
   return found.path;
 }
 
+std::string LocateNamedTrace(std::string_view name) {
+  if (FindPublicTrace(name)) return LocatePublicTrace(name);
+  if (FindCapturedTrace(name)) return LocateCapturedTrace(name);
+  throw TraceLocateError("unknown trace \"" + std::string(name) + "\"; known traces: " +
+                         PublicTraceNames() + "; captured: " + CapturedTraceNames());
+}
+
+const std::string* PinnedTraceSha256(std::string_view name) {
+  if (const PublicTrace* t = FindPublicTrace(name)) return &t->sha256;
+  if (const CapturedTrace* t = FindCapturedTrace(name)) return &t->sha256;
+  return nullptr;
+}
+
 std::string ResolveTraceArgument(const std::string& argument) {
   if (IsFile(argument)) return argument;
-  if (FindPublicTrace(argument)) return LocatePublicTrace(argument);
-  throw TraceLocateError("\"" + argument + "\" is neither a file nor a public trace name (" +
-                         PublicTraceNames() + ")");
+  if (FindPublicTrace(argument) || FindCapturedTrace(argument)) return LocateNamedTrace(argument);
+  throw TraceLocateError("\"" + argument + "\" is neither a file nor a trace name (" +
+                         PublicTraceNames() + "; captured: " + CapturedTraceNames() + ")");
 }
 
 }  // namespace dtrcheck

@@ -41,6 +41,21 @@ struct PublicTrace {
   std::string model;  // simrd's manifest name, e.g. "ResNet-32 (56)"
 };
 
+// The entry named `name` of a manifest's list (public or captured), or nullptr.
+template <class Trace>
+const Trace* FindTraceByName(const std::vector<Trace>& traces, std::string_view name) {
+  for (const auto& t : traces)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+// "a, b, c": the names of a manifest's list, for messages.
+template <class Trace>
+std::string TraceNamesOf(const std::vector<Trace>& traces) {
+  std::string out;
+  for (const auto& t : traces) out += (out.empty() ? "" : ", ") + t.name;
+  return out;
+}
+
 // The traces of traces/manifest.json, in manifest order.
 const std::vector<PublicTrace>& PublicTraces();
 const PublicTrace* FindPublicTrace(std::string_view name);
@@ -78,8 +93,15 @@ LocatedTrace InspectPublicTrace(std::string_view name);
 // the pinned one (both digests).
 std::string LocatePublicTrace(std::string_view name);
 
+// A public or captured trace (traces/captured.h) by name: its verified path.
+// Throws TraceLocateError for an unknown name, naming both lists.
+std::string LocateNamedTrace(std::string_view name);
+
+// The SHA-256 a named trace (public or captured) is pinned to, or nullptr.
+const std::string* PinnedTraceSha256(std::string_view name);
+
 // A command's TRACE argument: an existing file is used as given; otherwise a
-// public trace name is located. Throws TraceLocateError for neither.
+// public or captured trace name is located. Throws TraceLocateError for neither.
 std::string ResolveTraceArgument(const std::string& argument);
 
 }  // namespace dtrcheck

@@ -1,5 +1,7 @@
 #include "traces/locate.h"
 
+#include "traces/captured.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -110,7 +112,7 @@ TEST(Locate, ResolveKeepsExistingFilesAndRejectsNonsense) {
   WriteFile(dir / "x.log", "");
   EXPECT_EQ(ResolveTraceArgument((dir / "x.log").string()), (dir / "x.log").string());
   std::string error = ErrorOf([&] { ResolveTraceArgument((dir / "missing.log").string()); });
-  EXPECT_NE(error.find("neither a file nor a public trace name"), std::string::npos) << error;
+  EXPECT_NE(error.find("neither a file nor a trace name"), std::string::npos) << error;
   fs::remove_all(dir);
 }
 
@@ -125,6 +127,50 @@ TEST(Locate, EveryTraceFoundOnTheDefaultPathVerifies) {
     EXPECT_EQ(LocatePublicTrace(t.name), located.path);
   }
   if (found == 0) GTEST_SKIP() << "no public trace on the search path";
+}
+
+TEST(Captured, EveryCapturedTraceDecompressesIntoTheCacheAndVerifies) {
+  ASSERT_FALSE(CapturedTraces().empty());
+  fs::path cache = ScratchDir("captured_cache");
+  ScopedEnv env("XDG_CACHE_HOME", cache.string());
+  for (const auto& t : CapturedTraces()) {
+    EXPECT_EQ(FindPublicTrace(t.name), nullptr) << t.name << " is also a public trace name";
+    std::string path = LocateCapturedTrace(t.name);
+    EXPECT_EQ(path, (cache / "dtrcheck" / "captured" / (t.name + ".log")).string());
+    EXPECT_EQ(Sha256OfFile(path), t.sha256);
+    EXPECT_EQ(LocateNamedTrace(t.name), path);
+    EXPECT_EQ(ResolveTraceArgument(t.name), path);
+    EXPECT_EQ(*PinnedTraceSha256(t.name), t.sha256);
+  }
+  fs::remove_all(cache);
+}
+
+TEST(Captured, AStaleCachedLogIsReplaced) {
+  const CapturedTrace& t = CapturedTraces().front();
+  fs::path cache = ScratchDir("captured_stale");
+  ScopedEnv env("XDG_CACHE_HOME", cache.string());
+  fs::create_directories(cache / "dtrcheck" / "captured");
+  WriteFile(cache / "dtrcheck" / "captured" / (t.name + ".log"), "not the log\n");
+  EXPECT_EQ(Sha256OfFile(LocateCapturedTrace(t.name)), t.sha256);
+  fs::remove_all(cache);
+}
+
+TEST(Captured, MissingOrCorruptArchivesAreErrors) {
+  const CapturedTrace& t = CapturedTraces().front();
+  fs::path cache = ScratchDir("captured_errors_cache");
+  fs::path archives = ScratchDir("captured_errors_archives");
+  ScopedEnv env("XDG_CACHE_HOME", cache.string());
+  ScopedEnv dir("DTRCHECK_CAPTURED", archives.string());
+  std::string error = ErrorOf([&] { LocateCapturedTrace(t.name); });
+  EXPECT_NE(error.find("not found"), std::string::npos) << error;
+  WriteFile(archives / t.file, std::string("\x1f\x8b\x08\x00garbage", 12));
+  error = ErrorOf([&] { LocateCapturedTrace(t.name); });
+  EXPECT_FALSE(error.empty());
+  EXPECT_FALSE(fs::exists(cache / "dtrcheck" / "captured" / (t.name + ".log")));
+  error = ErrorOf([&] { LocateNamedTrace("resnet33"); });
+  EXPECT_NE(error.find("captured: "), std::string::npos) << error;
+  fs::remove_all(cache);
+  fs::remove_all(archives);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import time
-from typing import Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 from capture import interpreter
 from capture import manifest as manifest_lib
@@ -44,7 +44,7 @@ def ensure_torch() -> None:
     sys.exit(EXIT_NO_TORCH)
 
 
-def summary_of(capture, extra: Dict[str, object]) -> Dict[str, object]:
+def summary_of(capture: Any, extra: Dict[str, object]) -> Dict[str, object]:
     s = capture.stats
     out: Dict[str, object] = dict(extra)
     out.update({
@@ -88,7 +88,7 @@ def cost_model_info(time_mode: str, repeats: int) -> Dict[str, object]:
             'launch_ns': cost_model.LAUNCH_NS, 'view_ns': cost_model.VIEW_NS}
 
 
-def optimizer_factory(name: str):
+def optimizer_factory(name: str) -> Optional[Callable[[Any], Any]]:
     import torch
     if name == 'none':
         return None
@@ -99,7 +99,8 @@ def optimizer_factory(name: str):
     raise ValueError(name)
 
 
-def run_capture(build, batch: int, args: argparse.Namespace):
+def run_capture(build: Callable[[int], Any], batch: int,
+                args: argparse.Namespace) -> Tuple[Any, List[int], float]:
     import torch
     from capture.step import capture_step, seed_everything
     # Debian's torch starts with one thread; the log does not depend on the count.
@@ -122,7 +123,7 @@ def write_log(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-def report(summary: Dict[str, object], out) -> None:
+def report(summary: Dict[str, object], out: TextIO) -> None:
     fallback = summary['fallback_operators']
     print('capture: {} operators, {} lines ({}), PyTorch peak {} bytes, {:.1f} s'.format(
         summary['operators'], summary['lines'],
@@ -137,7 +138,8 @@ def report(summary: Dict[str, object], out) -> None:
             summary['baseline_peak'], summary['baseline_compute']), file=out)
 
 
-def cmd_single(args: argparse.Namespace, build, default_batch: int, label: str) -> int:
+def cmd_single(args: argparse.Namespace, build: Callable[[int], Any], default_batch: int,
+               label: str) -> int:
     batch = args.batch or default_batch
     capture, shape, seconds = run_capture(build, batch, args)
     write_log(args.output, capture.text)
@@ -209,7 +211,7 @@ def cmd_zoo(args: argparse.Namespace) -> int:
     os.makedirs(args.out, exist_ok=True)
     manifest_path = os.path.join(args.out, 'manifest.json')
     manifest = manifest_lib.read_manifest(manifest_path)
-    manifest['about'] = ('Training steps of today\'s models captured with capture/ (python3 -m '
+    manifest['about'] = ("Training steps of today's models captured with capture/ (python3 -m "
                          'capture zoo); each log is gzip-compressed, sha256 is that of the '
                          'decompressed log. See capture/README.md.')
     for name in names:

@@ -55,14 +55,14 @@ class CostModelTest(unittest.TestCase):
     def test_a_large_matrix_product_is_compute_bound(self) -> None:
         a, b, y = f32(4096, 4096), f32(4096, 4096), f32(4096, 4096)
         c = cost_model.cost('mm', [a, b], [y], {}, False, [])
-        self.assertEqual(c.time_ns, cost_model.LAUNCH_NS + -(-c.flops * 10**9 //
-                                                            cost_model.PEAK_FLOPS))
+        want = cost_model.LAUNCH_NS + -(-c.flops * 10**9 // cost_model.PEAK_FLOPS)
+        self.assertEqual(c.time_ns, want)
 
     def test_elementwise_is_memory_bound_and_views_cost_view_ns(self) -> None:
         x = f32(1 << 20)
         c = cost_model.cost('relu', [x], [x], {}, False, [])
-        self.assertEqual(c.time_ns, cost_model.LAUNCH_NS + -(-2 * x.nbytes * 10**9 //
-                                                            cost_model.PEAK_BYTES_PER_S))
+        want = cost_model.LAUNCH_NS + -(-2 * x.nbytes * 10**9 // cost_model.PEAK_BYTES_PER_S)
+        self.assertEqual(c.time_ns, want)
         self.assertEqual(cost_model.cost('view', [x], [], {}, True, []).time_ns,
                          cost_model.VIEW_NS)
 

@@ -30,7 +30,7 @@ import statistics
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from torch.multiprocessing.reductions import StorageWeakRef
@@ -136,7 +136,10 @@ class Recorder(TorchDispatchMode):
         st.names.append(name)
         self._names[name] = NameRecord(key)
         tid = id(t)
-        ref = weakref.ref(t, lambda r, tid=tid, name=name: self._died(r, tid, name))
+
+        def on_death(r: 'weakref.ref[torch.Tensor]') -> None:
+            self._died(r, tid, name)
+        ref = weakref.ref(t, on_death)
         self._tensors[tid] = (ref, name)
         self._settle(key)  # a live name holds the storage now: no zombie needed
 
@@ -267,7 +270,8 @@ class Recorder(TorchDispatchMode):
         # optimizer) is seen only here.
         for ref, name in list(self._tensors.values()):
             t = ref()
-            if t is not None and name in self._names and storage_key(t) != self._names[name].storage:
+            if (t is not None and name in self._names
+                    and storage_key(t) != self._names[name].storage):
                 self._rebind(name, t, storage_key(t))
         self.flush()
         self._active = False
@@ -275,7 +279,8 @@ class Recorder(TorchDispatchMode):
     def _live_bytes(self) -> int:
         return sum(st.nbytes for st in self._storages.values() if not st.weak.expired())
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[override]
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (),  # type: ignore[override]
+                           kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
         schema = func._schema
         if not self._active or schema.name.startswith('profiler::'):
@@ -352,7 +357,8 @@ class Recorder(TorchDispatchMode):
 
         if self.account:
             live = self._live_bytes() + sum(
-                o.storage().nbytes() for o, key, a in results if a < 0 and key not in self._storages)
+                o.storage().nbytes() for o, key, a in results
+                if a < 0 and key not in self._storages)
             self.stats.torch_peak_bytes = max(self.stats.torch_peak_bytes, live)
 
         if results:
@@ -366,7 +372,7 @@ class Recorder(TorchDispatchMode):
 
     def _time(self, op: str, inputs: List[torch.Tensor], created: List[torch.Tensor],
               scalars: Dict[str, object], views_only: bool, written: List[torch.Tensor],
-              elapsed: int, func, args, kwargs) -> int:
+              elapsed: int, func: Any, args: Any, kwargs: Any) -> int:
         c = cost_model.cost(op, [_shape(t) for t in inputs], [_shape(t) for t in created],
                             scalars, views_only, [_shape(t) for t in written])
         self.stats.flops += c.flops

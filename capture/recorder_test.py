@@ -83,18 +83,19 @@ class CaptureTest(unittest.TestCase):
             return self.captures[name].instructions  # type: ignore[attr-defined]
         views = self.lines('views')
         # a chain of views: a view whose argument is itself the result of a view
-        view_results = {str(r) for l in views if l['INSTRUCTION'] == 'ALIAS' and l['ALIAS'] != '-1'
-                        for r in [l['NAME']]}
-        chained = [l for l in views if l['INSTRUCTION'] == 'CALL' and l['ARGS'] and
-                   l['ARGS'][0] in view_results and l['NAME'] in ('transpose.int', 'slice.Tensor')]
+        view_results = {str(ln['NAME']) for ln in views
+                        if ln['INSTRUCTION'] == 'ALIAS' and ln['ALIAS'] != '-1'}
+        chained = [ln for ln in views if ln['INSTRUCTION'] == 'CALL' and ln['ARGS']
+                   and ln['ARGS'][0] in view_results  # type: ignore[index]
+                   and ln['NAME'] in ('transpose.int', 'slice.Tensor')]
         self.assertTrue(chained)
-        self.assertTrue(any(l['INSTRUCTION'] == 'CALL' and l['NAME'] == 'unbind.int' and
-                            len(l['RESULT']) == 3 for l in views))  # type: ignore[arg-type]
+        self.assertTrue(any(ln['INSTRUCTION'] == 'CALL' and ln['NAME'] == 'unbind.int' and
+                            len(ln['RESULT']) == 3 for ln in views))  # type: ignore[arg-type]
         self.assertGreater(kinds('inplace_sgd').get('MUTATE', 0), 0)
         self.assertGreater(kinds('inplace_sgd').get('COPY_FROM', 0), 0)  # the live view `top`
         multi = self.lines('multi_output')
-        tuple_calls = {str(l['NAME']) for l in multi
-                       if l['INSTRUCTION'] == 'CALL' and len(l['RESULT']) > 1}  # type: ignore
+        tuple_calls = {str(ln['NAME']) for ln in multi
+                       if ln['INSTRUCTION'] == 'CALL' and len(ln['RESULT']) > 1}  # type: ignore
         self.assertTrue({'split.Tensor', 'max.dim'} <= tuple_calls, tuple_calls)
         self.assertTrue(any('split' in n for n in tuple_calls - {'split.Tensor'}) or
                         'unbind.int' in tuple_calls, tuple_calls)  # the LSTM's gates
@@ -103,28 +104,29 @@ class CaptureTest(unittest.TestCase):
         # shared weights: one CONSTANT per parameter, although the module appears twice (Adam
         # makes more constants later: its step counters)
         shared = self.lines('shared')
-        first_call = next(i for i, l in enumerate(shared) if l['INSTRUCTION'] == 'CALL')
-        self.assertEqual(len([l for l in shared[:first_call] if l['INSTRUCTION'] == 'CONSTANT']),
+        first_call = next(i for i, ln in enumerate(shared) if ln['INSTRUCTION'] == 'CALL')
+        self.assertEqual(len([ln for ln in shared[:first_call] if ln['INSTRUCTION'] == 'CONSTANT']),
                          2 + 2)  # weight, bias, input, target
         # the engine sums the three gradients of each shared parameter (2 adds each) before
         # the optimizer's first state tensor
-        backward = next(i for i, l in enumerate(shared) if l.get('ANNOTATION') == 'BACKWARD')
-        adam = next(i for i, l in enumerate(shared) if l.get('NAME') == 'zeros_like')
-        adds = [l for l in shared[backward:adam] if l.get('NAME') == 'add.Tensor']
+        backward = next(i for i, ln in enumerate(shared) if ln.get('ANNOTATION') == 'BACKWARD')
+        adam = next(i for i, ln in enumerate(shared) if ln.get('NAME') == 'zeros_like')
+        adds = [ln for ln in shared[backward:adam] if ln.get('NAME') == 'add.Tensor']
         self.assertEqual(len(adds), 4)
 
     def test_releases_come_when_pytorch_frees(self) -> None:
         log = self.lines('lifetimes')
         # early: the 4096-wide scratch tensor is released before the next operator
-        ones = next(i for i, l in enumerate(log) if l.get('NAME') == 'ones')
+        ones = next(i for i, ln in enumerate(log) if ln.get('NAME') == 'ones')
         scratch = log[ones]['RESULT'][0]  # type: ignore[index]
-        release = next(i for i, l in enumerate(log)
-                       if l['INSTRUCTION'] == 'RELEASE' and l['NAME'] == scratch)
-        calls_between = [l for l in log[ones + 1:release] if l['INSTRUCTION'] == 'CALL']
-        self.assertEqual([l['NAME'] for l in calls_between], ['sum'])
+        release = next(i for i, ln in enumerate(log)
+                       if ln['INSTRUCTION'] == 'RELEASE' and ln['NAME'] == scratch)
+        calls_between = [ln for ln in log[ones + 1:release] if ln['INSTRUCTION'] == 'CALL']
+        self.assertEqual([ln['NAME'] for ln in calls_between], ['sum'])
         # late: the tensor stored on the module is never released (simrd pins it at the end)
-        detach_results = [l['RESULT'][0] for l in log if l.get('NAME') == 'detach']  # type: ignore
-        released = {l['NAME'] for l in log if l['INSTRUCTION'] == 'RELEASE'}
+        detach_results = [ln['RESULT'][0] for ln in log  # type: ignore[index]
+                          if ln.get('NAME') == 'detach']
+        released = {ln['NAME'] for ln in log if ln['INSTRUCTION'] == 'RELEASE'}
         self.assertTrue(any(r not in released for r in detach_results))
 
     def test_dtrcheck_and_simrd_run_every_capture_identically(self) -> None:
@@ -140,7 +142,7 @@ class CaptureTest(unittest.TestCase):
                     capture_output=True, text=True)
                 if proc.returncode == 3:
                     self.skipTest('simrd not installed: ' + proc.stderr.strip())
-                records = [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
+                records = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
                 self.assertEqual(len(records), len(configs), proc.stderr)
                 for c, r in zip(configs, records):
                     self.assertNotIn(r.get('status'), [None, 'error'], (name, r))

@@ -4,6 +4,8 @@ Each function takes a batch size and returns a Step, like the zoo's entries, so 
 `python3 -m capture module capture.tiny_models:NAME -o OUT.log` captures it too.
 """
 
+from typing import Any
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -26,9 +28,14 @@ class ViewChains(nn.Module):
         return (e * v).sum(dim=(1, 2)) + rows[-1].sum(1)
 
 
+def _as_tensor(out: object) -> torch.Tensor:
+    assert isinstance(out, torch.Tensor)
+    return out
+
+
 def views(batch: int) -> Step:
     x = torch.randn(batch, 16)
-    return Step(ViewChains(), [x], None, lambda out, t: out.sum())  # type: ignore[union-attr]
+    return Step(ViewChains(), [x], None, lambda out, t: _as_tensor(out).sum())
 
 
 class InPlace(nn.Module):
@@ -141,11 +148,11 @@ class DataAssignSGD(torch.optim.Optimizer):
     """Plain SGD written the pre-0.4 way, `p.data = p.data - lr * p.grad`: the parameter's
     TensorImpl moves to a new storage without an operator (a COPY_FROM)."""
 
-    def __init__(self, params, lr: float) -> None:
+    def __init__(self, params: Any, lr: float) -> None:
         super().__init__(params, dict(lr=lr))
 
     @torch.no_grad()
-    def step(self, closure=None):  # type: ignore[override]
+    def step(self, closure: Any = None) -> None:  # type: ignore[override]
         for group in self.param_groups:
             for p in group['params']:
                 if p.grad is not None:

@@ -6,7 +6,7 @@ built here from torch.nn layers.
 """
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional
 
 import torch
 import torch.nn as nn
@@ -27,7 +27,12 @@ class ZooModel:
 def _classification(model: nn.Module, batch: int, image: int, classes: int) -> Step:
     x = torch.randn(batch, 3, image, image)
     y = torch.randint(0, classes, (batch,))
-    return Step(model, [x], y, lambda out, t: F.cross_entropy(out, t))
+    return Step(model, [x], y, _cross_entropy)
+
+
+def _cross_entropy(out: object, target: Optional[torch.Tensor]) -> torch.Tensor:
+    assert isinstance(out, torch.Tensor) and target is not None
+    return F.cross_entropy(out, target)
 
 
 def _torchvision(name: str) -> Callable[[int], Step]:
@@ -77,7 +82,7 @@ def _unet(batch: int) -> Step:
     model = UNet()
     x = torch.randn(batch, 3, 256, 256)
     y = torch.randint(0, 2, (batch, 256, 256))
-    return Step(model, [x], y, lambda out, t: F.cross_entropy(out, t))
+    return Step(model, [x], y, _cross_entropy)
 
 
 class Decoder(nn.Module):
@@ -105,8 +110,8 @@ class Decoder(nn.Module):
         return self.head(self.norm(self.blocks(x, mask=mask)))
 
 
-def _next_token_loss(logits: object, ids: torch.Tensor) -> torch.Tensor:
-    assert isinstance(logits, torch.Tensor)
+def _next_token_loss(logits: object, ids: Optional[torch.Tensor]) -> torch.Tensor:
+    assert isinstance(logits, torch.Tensor) and ids is not None
     return F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1))
 
 

@@ -9,7 +9,8 @@ simulator and compares the records field by field (ctest does this).
 
 Usage, from the repository root: python3 -m oracle.record_corpus
     [--traces DIR] [--only NAME,...] [--small] [--local FILE...] [--out DIR]
-       python3 -m oracle.record_corpus --captured [--only NAME,...]   (traces/captured/, needs build/)
+       python3 -m oracle.record_corpus --captured [--only NAME,...]
+(--captured: the traces of traces/captured/; needs build/)
 Needs simrd (see oracle/README.md). The configuration grid is below; it is
 deterministic, so re-running reproduces the same corpus.
 """
@@ -98,8 +99,8 @@ LOCAL_GRID = dict(all_pairs=True, ratios=[0.2, 0.35, 0.5, 0.8, 1.0], limits=[Non
 # three of them refuse, and DTRLocal, which all accept), and DTR on RuntimeV2EagerOptimized
 # at two constrained ratios.
 CAPTURED = ([dict(runtime=rt, heuristic=h, ratio=1.0) for rt in RUNTIMES
-             for h in ["DTR", "DTRLocal"]] +
-            [dict(runtime="RuntimeV2EagerOptimized", heuristic="DTR", ratio=r)
+             for h in ['DTR', 'DTRLocal']] +
+            [dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', ratio=r)
              for r in [0.7, 0.5]])
 
 

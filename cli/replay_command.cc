@@ -1,14 +1,12 @@
 // dtrcheck replay: recorded parity. Every line of a corpus file holds a
 // configuration and the record simrd produced for it (oracle/record_corpus.py);
 // this replays each through the C++ simulator and compares field by field.
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <mutex>
-#include <thread>
 
+#include "analysis/parallel_for.h"
 #include "cli/commands.h"
 #include "io/record.h"
 #include "traces/locate.h"
@@ -77,11 +75,11 @@ std::string CheckCase(const Case& c, const Graph& graph, const Baseline& baselin
 Action AddReplayCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "replay recorded simrd results and compare every field");
   auto files = std::make_shared<std::vector<std::string>>();
-  auto jobs = std::make_shared<unsigned>(std::max(1u, std::thread::hardware_concurrency()));
+  auto jobs = std::make_shared<int>(DefaultJobs());
   cmd->add_option("CORPUS", *files, "JSON-lines files written by oracle/record_corpus.py")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--jobs,-j", *jobs, "threads")->check(CLI::Range(1u, 256u));
+  cmd->add_option("--jobs,-j", *jobs, "threads")->check(CLI::Range(1, 256));
   return {cmd, [files, jobs]() -> int {
             std::vector<Case> cases;
             for (const auto& file : *files) {
@@ -118,17 +116,11 @@ Action AddReplayCommand(CLI::App& app) {
                 baselines.emplace(key, RunBaseline(graphs.at(c.trace), key.second));
             }
             std::vector<std::string> results(cases.size());
-            std::atomic<size_t> next{0};
-            auto worker = [&] {
-              for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
-                const Case& c = cases[i];
-                auto key = std::make_pair(c.trace, c.run.baseline_runtime);
-                results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
-              }
-            };
-            std::vector<std::thread> threads;
-            for (unsigned t = 0; t < *jobs; ++t) threads.emplace_back(worker);
-            for (auto& t : threads) t.join();
+            ParallelFor(cases.size(), *jobs, [&](size_t i) {
+              const Case& c = cases[i];
+              auto key = std::make_pair(c.trace, c.run.baseline_runtime);
+              results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
+            });
             size_t failed = 0;
             for (size_t i = 0; i < cases.size(); ++i) {
               if (results[i].empty()) continue;

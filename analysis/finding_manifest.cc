@@ -9,6 +9,8 @@ namespace dtrcheck {
 const char kSimrdConfirmed[] = "confirmed";
 const char kSimrdNotConfirmed[] = "not confirmed by simrd";
 const char kSimrdDisagrees[] = "simrd disagrees";
+const char kReplayConfirmed[] =
+    "confirmed by replay in dtrcheck (plugin heuristic: no simrd oracle)";
 
 namespace {
 
@@ -186,9 +188,9 @@ FindingManifest ManifestFromJson(const Json& json) {
   m.simrd_status = j.String("simrd_status");
   if (format == 1 && m.simrd_status == kFormat1NotConfirmed) m.simrd_status = kSimrdNotConfirmed;
   if (m.simrd_status != kSimrdConfirmed && m.simrd_status != kSimrdNotConfirmed &&
-      m.simrd_status != kSimrdDisagrees)
+      m.simrd_status != kSimrdDisagrees && m.simrd_status != kReplayConfirmed)
     j.Fail("simrd_status", std::string("\"") + kSimrdConfirmed + "\", \"" + kSimrdNotConfirmed +
-                               "\" or \"" + kSimrdDisagrees + "\"");
+                               "\", \"" + kSimrdDisagrees + "\" or \"" + kReplayConfirmed + "\"");
   m.simrd = j.Object("simrd").json();
   m.operators = j.Object("operators").json();
   m.instructions = j.Object("instructions").json();

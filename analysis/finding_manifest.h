@@ -18,7 +18,8 @@
 //   expected       {lo, hi}: {status, overhead, budget} of dtrcheck's runs
 //   dtrcheck       the records of those runs, each with its overhead
 //   oom            pinned-oom: the diagnosis of the run at hi
-//   simrd_status   "confirmed" or "not confirmed by simrd" (a manifest of
+//   simrd_status   "confirmed", "not confirmed by simrd", or for a plugin's
+//                  heuristic kReplayConfirmed (a manifest of
 //                  a trace simrd runs differently says "simrd disagrees";
 //                  the archive never holds one)
 //   simrd          simrd's records and verdict (analysis/simrd_confirm.h),
@@ -50,6 +51,9 @@ constexpr int kManifestFormat = 2;
 extern const char kSimrdConfirmed[];     // "confirmed"
 extern const char kSimrdNotConfirmed[];  // "not confirmed by simrd"
 extern const char kSimrdDisagrees[];     // "simrd disagrees"
+// A plugin's heuristic has no simrd oracle: the counterexample was confirmed
+// by replaying the written trace in dtrcheck, and the manifest says so.
+extern const char kReplayConfirmed[];
 
 // A run as a manifest keeps it, to say how a pathology changed.
 struct ArchivedRun {

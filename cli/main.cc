@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/fuzz_commands.h"
+#include "cli/plugin_option.h"
 #include "cli/sweep_commands.h"
 #include "cli/trace_commands.h"
 #include "sim/parse.h"
@@ -13,6 +14,8 @@
 int main(int argc, char** argv) {
   CLI::App app{"dtrcheck: a bit-exact C++ simrd, and tools to hunt DTR pathologies"};
   app.require_subcommand(1);
+  // Before the subcommands, so that each inherits it (cli/plugin_option.h).
+  const auto* plugins = dtrcheck::AddPluginOption(app);
   // Each subcommand lives in cli/<name>_command.cc.
   std::vector<dtrcheck::Action> actions = {
       dtrcheck::AddRunCommand(app),        dtrcheck::AddReplayCommand(app),
@@ -31,6 +34,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : dtrcheck::kExitBadInput;
   }
   try {
+    dtrcheck::LoadPlugins(*plugins);
     for (auto& action : actions)
       if (action.command->parsed()) return action.run();
   } catch (const dtrcheck::TraceError& e) {

@@ -25,6 +25,7 @@
 #include "io/trace_writer.h"
 #include "reduce/reducer.h"
 #include "reduce/trace_edits.h"
+#include "sim/plugin_heuristic.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {
@@ -58,6 +59,7 @@ std::string CommandLine(const ReduceArgs& a) {
   if (c.remat_limit) s << " --remat-limit " << IntToString(*c.remat_limit);
   if (c.seed) s << " --seed " << IntToString(*c.seed);
   if (a.no_oracle) s << " --no-oracle";
+  if (IsPluginHeuristic(c.heuristic)) s << " --plugin " << PluginOrigin(c.heuristic);
   s << " -o " << a.out;
   return s.str();
 }
@@ -169,7 +171,15 @@ int RunReduce(ReduceArgs args) {
   manifest.simrd_status = SimrdStatus(simrd);
   manifest.simrd = simrd.ToJson();
   WriteFindingManifest(manifest, manifest_path);
-  if (!args.no_oracle) {
+  if (IsPluginHeuristic(spec.config.heuristic)) {
+    // No oracle for a plugin: `after` replayed the written trace in dtrcheck.
+    simrd.error = "heuristic " + spec.config.heuristic + " comes from plugin " +
+                  PluginOrigin(spec.config.heuristic) +
+                  ": simrd has no oracle for it; the reduced trace was replayed in dtrcheck";
+    manifest.simrd_status = after.holds ? kReplayConfirmed : kSimrdNotConfirmed;
+    manifest.simrd = simrd.ToJson();
+    WriteFindingManifest(manifest, manifest_path);
+  } else if (!args.no_oracle) {
     simrd = ConfirmWithSimrd(args.out, spec, after);
     manifest.simrd_status = SimrdStatus(simrd);
     manifest.simrd = simrd.ToJson();

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
+#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -30,7 +31,8 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
   for (const auto& n : HeuristicNames()) heuristics += " " + n;
   cmd->add_option("--runtime", o->config.runtime, "simrd runtime class:" + runtimes)
       ->capture_default_str();
-  cmd->add_option("--heuristic", o->config.heuristic, "simrd heuristic class:" + heuristics)
+  cmd->add_option("--heuristic", o->config.heuristic,
+                  "simrd heuristic class (or a name a --plugin registers):" + heuristics)
       ->capture_default_str();
   auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes");
   auto* ratio = cmd->add_option("--ratio", o->config.ratio,
@@ -85,7 +87,7 @@ void FinishSimulationOptions(SimulationOptions* o) {
   }
   if (!MakeHeuristic(o->config.heuristic) || o->config.heuristic == "Heuristic") {
     std::string valid;
-    for (const auto& n : HeuristicNames()) valid += " " + n;
+    for (const auto& n : AllHeuristicNames()) valid += " " + n;
     throw CLI::ValidationError("--heuristic",
                                "unknown heuristic \"" + o->config.heuristic + "\"; valid:" + valid);
   }

@@ -20,6 +20,7 @@
 #include "io/record.h"
 #include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
+#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -82,7 +83,7 @@ void CheckPair(const std::string& runtime, const std::string& heuristic) {
   auto h = MakeHeuristic(heuristic);
   if (!h || heuristic == "Heuristic") {
     std::string valid;
-    for (const auto& n : HeuristicNames()) valid += " " + n;
+    for (const auto& n : AllHeuristicNames()) valid += " " + n;
     throw CLI::ValidationError("--heuristics",
                                "unknown heuristic \"" + heuristic + "\"; valid:" + valid);
   }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "sim/plugin_heuristic.h"
 #include "sim/py_random.h"
 #include "sim/runtime.h"
 
@@ -287,7 +288,7 @@ std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed) {
         return std::make_unique<RandomHeuristic>(e.name, e.label, seed);
     }
   }
-  return nullptr;
+  return MakePluginHeuristic(name, seed);  // nullptr if unknown there too
 }
 
 }  // namespace dtrcheck

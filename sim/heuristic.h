@@ -60,6 +60,7 @@ bool IsEqClassHeuristic(const std::string& name);
 bool IsRandomHeuristic(const std::string& name);
 
 // nullptr if the name is unknown. "Heuristic" gives simrd's base class.
+// Names registered by plugins (sim/plugin_heuristic.h) come after simrd's.
 std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed = 0);
 
 }  // namespace dtrcheck

@@ -1,4 +1,5 @@
 #include "sim/simulate.h"
+#include "sim/plugin_heuristic.h"
 
 #include <stdexcept>
 
@@ -67,7 +68,7 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
   auto heuristic = MakeHeuristic(config.heuristic, rec.seed_used.value_or(0));
   if (!heuristic || config.heuristic == "Heuristic")
     throw std::invalid_argument("unknown heuristic \"" + config.heuristic +
-                                "\"; valid: " + JoinNames(HeuristicNames()));
+                                "\"; valid: " + JoinNames(AllHeuristicNames()));
   if (config.budget) {
     rec.budget = *config.budget;
   } else if (config.ratio) {

@@ -1,0 +1,52 @@
+// Heuristics from outside simrd: the adapter from the public extension API
+// (include/dtrcheck/heuristic.h) to the simulator's Heuristic, the registry
+// that MakeHeuristic consults after simrd's own names, and the loader of
+// plugin libraries (`--plugin PATH.so`).
+#ifndef DTRCHECK_SIM_PLUGIN_HEURISTIC_H_
+#define DTRCHECK_SIM_PLUGIN_HEURISTIC_H_
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dtrcheck/heuristic.h"
+#include "sim/heuristic.h"
+
+namespace dtrcheck {
+
+// A plugin failed: it could not be loaded, or one of its heuristics threw.
+// An invalid_argument, so that every command reports it and exits 2.
+class PluginError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+using ApiFactory = std::function<std::unique_ptr<api::Heuristic>(Int seed)>;
+
+// Registers an API heuristic under `name` (origin: the plugin path, for
+// messages). Throws PluginError if the name is simrd's or already taken.
+// Not thread-safe: register before running anything.
+void RegisterApiHeuristic(const std::string& name, const std::string& label,
+                          const std::string& origin, ApiFactory make);
+
+// The registered names, in registration order.
+const std::vector<std::string>& PluginHeuristicNames();
+bool IsPluginHeuristic(const std::string& name);
+// The path of the plugin that registered `name` ("" if none).
+std::string PluginOrigin(const std::string& name);
+// simrd's names, then the plugins'.
+std::vector<std::string> AllHeuristicNames();
+// nullptr if not a registered plugin name (MakeHeuristic calls this).
+std::unique_ptr<Heuristic> MakePluginHeuristic(const std::string& name, Int seed);
+
+// dlopens `path` (kept loaded for the process), checks its ABI version and
+// calls its registration entry point. Throws PluginError: a missing or
+// unloadable file, a library without the entry points, another ABI
+// version, a name clash. Loading the same path twice is a no-op.
+void LoadPlugin(const std::string& path);
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_PLUGIN_HEURISTIC_H_

@@ -85,7 +85,8 @@ def main() -> int:
         plugin = os.path.join(build, 'libexample_policies.so')
 
         for trace in [trace_path('resnet32'), trace_path('unet')]:
-            for limit in [[], ['--overhead-limit', '2']]:
+            limits: List[List[str]] = [[], ['--overhead-limit', '2']]
+            for limit in limits:
                 ours = records(dtr, plugin, trace, 'PublicDTR', limit)
                 builtin = records(dtr, plugin, trace, 'DTR', limit)
                 check(len(ours) == 20 and ours == builtin,
@@ -122,7 +123,8 @@ def main() -> int:
         refused(['--plugin', os.path.join(tmp, 'missing.so')], 'no such file')
         refused(['--plugin', os.path.join(build, 'libbad_no_entry.so')], 'not a dtrcheck plugin')
         refused(['--plugin', os.path.join(build, 'libbad_abi_mismatch.so')], 'ABI version')
-        refused(['--plugin', os.path.join(build, 'libbad_name_clash.so')], 'clashes with a built-in')
+        refused(['--plugin', os.path.join(build, 'libbad_name_clash.so')],
+                'clashes with a built-in')
         refused(['--plugin', plugin, '--heuristic', 'ThrowingScore'],
                 'heuristic ThrowingScore: Score threw: this score always fails')
         p = run([dtr, 'sweep', resnet, '--plugin', plugin, '--heuristic', 'ThrowingScore',

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "cli/census_command.h"
 #include "cli/commands.h"
 #include "cli/fuzz_commands.h"
 #include "cli/plugin_option.h"
@@ -25,7 +26,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddDiagnoseCommand(app),   dtrcheck::AddCompareCommand(app),
       dtrcheck::AddScanCommand(app),       dtrcheck::AddReproduceCommand(app),
       dtrcheck::AddFuzzDecodeCommand(app), dtrcheck::AddCheckFindingCommand(app),
-      dtrcheck::AddArchiveCommand(app),
+      dtrcheck::AddArchiveCommand(app),    dtrcheck::AddCensusCommand(app),
   };
   try {
     app.parse(argc, argv);

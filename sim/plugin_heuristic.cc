@@ -60,7 +60,9 @@ class RuntimeView : public api::View {
   double TrueDivideByProduct(Int a, Int b, Int c) const override {
     return dtrcheck::TrueDivideByProduct(a, b, c);
   }
-  Int RandBelow(Int n) override { return static_cast<Int>(random_.RandBelow(static_cast<uint64_t>(n))); }
+  Int RandBelow(Int n) override {
+    return static_cast<Int>(random_.RandBelow(static_cast<uint64_t>(n)));
+  }
 
  private:
   const Storage& at(api::StorageHandle s) const {
@@ -79,8 +81,7 @@ class RuntimeView : public api::View {
 // stops with a message instead of a crash.
 class ApiHeuristic : public Heuristic {
  public:
-  ApiHeuristic(std::string name, std::string label, std::unique_ptr<api::Heuristic> impl,
-               Int seed)
+  ApiHeuristic(std::string name, std::string label, std::unique_ptr<api::Heuristic> impl, Int seed)
       : name_(std::move(name)), label_(std::move(label)), impl_(std::move(impl)), random_(seed) {}
   std::string Name() const override { return name_; }
   std::string Label() const override { return label_; }
@@ -98,8 +99,7 @@ class ApiHeuristic : public Heuristic {
     RuntimeView view(rt, random_);
     api::StorageHandle s = Guard("Choose", [&] { return impl_->Choose(view); });
     if (s == api::kUseScores) return Heuristic::Choose(rt);
-    if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() ||
-        rt.storages()[s].pool_slot < 0)
+    if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() || rt.storages()[s].pool_slot < 0)
       throw PluginError("heuristic " + name_ + ": Choose returned storage " + std::to_string(s) +
                         ", which is not in the evictable pool");
     rt.summary().heuristic_eval_count += 1;
@@ -200,8 +200,7 @@ void LoadPlugin(const std::string& path) {
   static std::vector<std::string> loaded;
   std::error_code ec;
   std::string canonical = std::filesystem::weakly_canonical(path, ec).string();
-  if (ec || !std::filesystem::exists(path))
-    throw PluginError("plugin " + path + ": no such file");
+  if (ec || !std::filesystem::exists(path)) throw PluginError("plugin " + path + ": no such file");
   for (const auto& p : loaded)
     if (p == canonical) return;
   // RTLD_LOCAL: two plugins may define the same internal symbols.

@@ -50,10 +50,10 @@ Int EStar(StorageHandle s, const View& v) {
 
 class PublicDtr : public dtrcheck::api::Heuristic {
  public:
-  Features RequiredFeatures() const override {
-    return feature::kLastAccessInt | feature::kRegions;
+  Features RequiredFeatures() const override { return feature::kLastAccessInt | feature::kRegions; }
+  Cost Score(StorageHandle s, View& v) override {
+    return DtrQuotient(EStar(s, v), v.Size(s), s, v);
   }
-  Cost Score(StorageHandle s, View& v) override { return DtrQuotient(EStar(s, v), v.Size(s), s, v); }
 };
 
 // A storage whose rematerialization chain is long forces every evicted
@@ -63,9 +63,7 @@ class PublicDtr : public dtrcheck::api::Heuristic {
 // compute), a proxy for the chain's depth that the public API exposes.
 class DtrLockAware : public dtrcheck::api::Heuristic {
  public:
-  Features RequiredFeatures() const override {
-    return feature::kLastAccessInt | feature::kRegions;
-  }
+  Features RequiredFeatures() const override { return feature::kLastAccessInt | feature::kRegions; }
   Cost Score(StorageHandle s, View& v) override {
     const Cost base = DtrQuotient(EStar(s, v), v.Size(s), s, v);
     if (base.is_int || std::isinf(base.f)) return base;
@@ -82,9 +80,7 @@ class DtrLockAware : public dtrcheck::api::Heuristic {
 // budget.
 class DtrStableTie : public dtrcheck::api::Heuristic {
  public:
-  Features RequiredFeatures() const override {
-    return feature::kLastAccessInt | feature::kRegions;
-  }
+  Features RequiredFeatures() const override { return feature::kLastAccessInt | feature::kRegions; }
   Cost Score(StorageHandle s, View& v) override {
     const Cost base = DtrQuotient(EStar(s, v), v.Size(s), s, v);
     if (base.is_int || base.f <= 0 || std::isinf(base.f)) return base;
@@ -96,9 +92,7 @@ class DtrStableTie : public dtrcheck::api::Heuristic {
 class ThrowingScore : public dtrcheck::api::Heuristic {
  public:
   Features RequiredFeatures() const override { return 0; }
-  Cost Score(StorageHandle, View&) override {
-    throw std::runtime_error("this score always fails");
-  }
+  Cost Score(StorageHandle, View&) override { throw std::runtime_error("this score always fails"); }
 };
 
 template <typename H>

@@ -1,0 +1,155 @@
+#include "analysis/census.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "analysis/format.h"
+
+namespace dtrcheck {
+
+namespace {
+
+std::string LimitName(const RunRecord& r) {
+  if (r.config.overhead_limit) return ShortestDouble(*r.config.overhead_limit) + "x";
+  if (r.remat_limit_int) return IntToString(*r.remat_limit_int) + " B";
+  return "none";
+}
+
+double Fraction(const SweepPoint& p) {
+  return IntToDouble(p.budget()) / IntToDouble(p.record.baseline.peak);
+}
+
+}  // namespace
+
+CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,
+                        std::vector<SweepPoint> points, int jobs) {
+  CensusRow row;
+  row.policy = config.heuristic;
+  if (config.seed) row.policy += " seed " + IntToString(*config.seed);
+  if (!points.empty()) row.limit = LimitName(points.front().record);
+  row.points = points.size();
+  double sum = 0, best = 0;
+  std::optional<size_t> prev;  // the last ok point
+  double prev_gap = 0;         // raw - running best there
+  for (size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    if (p.status() == Status::kOom) ++row.oom;
+    if (p.status() == Status::kThrashed) ++row.thrashed;
+    if (p.status() != Status::kOk) continue;
+    ++row.ok;
+    const double o = p.overhead();
+    sum += o;
+    row.worst_overhead = std::max(row.worst_overhead, o);
+    if (!row.smallest_feasible) row.smallest_feasible = Fraction(p);
+    best = prev ? std::min(best, o) : o;
+    const double gap = o - best;
+    if (prev) row.hidden_cost += (Fraction(p) - Fraction(points[*prev])) * (gap + prev_gap) / 2;
+    prev = i;
+    prev_gap = gap;
+  }
+  if (row.ok) row.mean_overhead = sum / static_cast<double>(row.ok);
+  ScanSettings settings;  // scan's defaults, diagnosing each inversion's failed end
+  settings.jobs = jobs;
+  ScanResult scan = AnalyzeSweep(graph, config, baseline, std::move(points), settings);
+  for (const ScanFinding& f : scan.findings) {
+    switch (f.found.kind) {
+      case FindingKind::kInversion:
+        ++row.inversions;
+        if (f.failure && f.failure->oom && f.failure->oom->PinnedFrontier()) ++row.pinned_frontier;
+        break;
+      case FindingKind::kRegimeCliff:
+        ++row.cliffs;
+        break;
+      case FindingKind::kOverheadRise:
+        ++row.rises;
+        break;
+    }
+  }
+  return row;
+}
+
+std::vector<CensusRow> CensusTotals(const std::vector<CensusRow>& rows) {
+  std::vector<CensusRow> out;
+  std::map<std::pair<std::string, std::string>, size_t> at;
+  std::vector<double> sums;
+  for (const CensusRow& r : rows) {
+    auto key = std::make_pair(r.policy, r.limit);
+    auto it = at.find(key);
+    if (it == at.end()) {
+      it = at.emplace(key, out.size()).first;
+      CensusRow t;
+      t.policy = r.policy;
+      t.trace = "all";
+      t.limit = r.limit;
+      out.push_back(t);
+      sums.push_back(0);
+    }
+    CensusRow& t = out[it->second];
+    t.points += r.points;
+    t.ok += r.ok;
+    t.oom += r.oom;
+    t.thrashed += r.thrashed;
+    t.inversions += r.inversions;
+    t.cliffs += r.cliffs;
+    t.rises += r.rises;
+    t.pinned_frontier += r.pinned_frontier;
+    t.worst_overhead = std::max(t.worst_overhead, r.worst_overhead);
+    t.hidden_cost += r.hidden_cost;
+    sums[it->second] += r.mean_overhead * static_cast<double>(r.ok);
+  }
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i].ok) out[i].mean_overhead = sums[i] / static_cast<double>(out[i].ok);
+  return out;
+}
+
+namespace {
+
+std::vector<std::string> Cells(const CensusRow& r) {
+  return {r.policy,
+          r.trace,
+          r.limit,
+          std::to_string(r.points),
+          std::to_string(r.ok),
+          std::to_string(r.oom),
+          std::to_string(r.thrashed),
+          std::to_string(r.inversions),
+          std::to_string(r.cliffs),
+          std::to_string(r.rises),
+          std::to_string(r.pinned_frontier),
+          r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
+          r.ok ? Fixed(r.mean_overhead, 3) : "-",
+          r.ok ? Fixed(r.worst_overhead, 3) : "-",
+          Fixed(r.hidden_cost, 4)};
+}
+
+const std::vector<std::string> kColumns = {
+    "policy", "trace",    "limit",  "points",        "ok",
+    "oom",    "thrashed", "inversions", "cliffs",    "overhead_rises",
+    "pinned_frontier_ooms", "smallest_feasible", "mean_overhead", "worst_overhead",
+    "hidden_cost"};
+
+std::string Join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+}  // namespace
+
+std::string CensusMarkdown(const std::vector<CensusRow>& rows) {
+  std::ostringstream s;
+  s << "| " << Join(kColumns, " | ") << " |\n|" << Join(std::vector<std::string>(kColumns.size(), "---"), "|")
+    << "|\n";
+  for (const CensusRow& r : rows) s << "| " << Join(Cells(r), " | ") << " |\n";
+  return s.str();
+}
+
+std::string CensusCsv(const std::vector<CensusRow>& rows) {
+  std::ostringstream s;
+  s << Join(kColumns, ",") << "\n";
+  for (const CensusRow& r : rows) s << Join(Cells(r), ",") << "\n";
+  return s.str();
+}
+
+}  // namespace dtrcheck

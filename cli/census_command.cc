@@ -1,0 +1,118 @@
+// dtrcheck census TRACE=RECORDS[,RECORDS...] ... : the robustness census of
+// analysis/census.h over sweep records. The runs are `dtrcheck sweep`'s
+// (--heuristics, --format jsonl, --shard i/n, --resume, --merge), so a
+// census is sharded, resumed and merged exactly as a sweep; this command
+// only reads the records (shards may be given directly: they are merged as
+// `sweep --merge` merges them) and writes the tables and plots.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "analysis/census.h"
+#include "cli/census_command.h"
+#include "cli/grid_options.h"
+#include "cli/sweep_io.h"
+#include "cli/sweep_plot.h"
+#include "traces/locate.h"
+#include "sim/parse.h"
+
+namespace dtrcheck {
+
+namespace {
+
+struct CensusOptions {
+  std::vector<std::string> inputs;
+  std::string markdown, csv, svg_dir;
+  GridOptions grid;  // for --jobs only
+};
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  OutputFile out(path);
+  out.stream() << text;
+  out.Commit();
+}
+
+int RunCensus(const CensusOptions& o) {
+  std::vector<CensusRow> rows;
+  const int jobs = EffectiveJobs(o.grid);
+  for (const std::string& input : o.inputs) {
+    const size_t eq = input.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == input.size())
+      throw std::invalid_argument("census input \"" + input +
+                                  "\": expected TRACE=RECORDS.jsonl[,MORE.jsonl...]");
+    const std::string trace = ResolveTraceArgument(input.substr(0, eq));
+    const std::vector<RunRecord> records = MergeSweepRecords(Split(input.substr(eq + 1), ','));
+    if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
+    const Graph graph = ParseTraceFile(trace);
+    // One policy per heuristic and seed, in the records' order.
+    std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
+    std::map<std::string, size_t> at;
+    for (const RunRecord& r : records) {
+      const std::string key = r.config.heuristic + "/" + (r.seed_used ? IntToString(*r.seed_used) : "");
+      auto it = at.find(key);
+      if (it == at.end()) {
+        it = at.emplace(key, groups.size()).first;
+        groups.push_back({key, {}});
+      }
+      auto& pts = groups[it->second].second;
+      pts.push_back(SweepPoint{pts.size(), r});
+    }
+    // The public traces' short name ("resnet32-56-9000000000.0-..." -> "resnet32").
+    std::string name = std::filesystem::path(trace).stem().string();
+    name = name.substr(0, name.find('-'));
+    for (auto& [key, pts] : groups) {
+      std::stable_sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
+        return a.budget() < b.budget();
+      });
+      for (size_t i = 0; i < pts.size(); ++i) pts[i].index = i;
+      RunConfig config = pts.front().record.config;
+      config.budget.reset();
+      config.ratio.reset();
+      const Baseline baseline = pts.front().record.baseline;
+      CensusRow row = CensusOfSweep(graph, config, baseline, pts, jobs);
+      row.trace = name;
+      rows.push_back(row);
+    }
+    if (!o.svg_dir.empty()) {
+      std::filesystem::create_directories(o.svg_dir);
+      WriteSweepPlot(o.svg_dir + "/" + name + "-" + rows.back().limit + ".svg", records, {},
+                     name + ", limit " + rows.back().limit);
+    }
+  }
+  std::vector<CensusRow> all = rows;
+  for (const CensusRow& t : CensusTotals(rows)) all.push_back(t);
+  if (!o.csv.empty()) WriteText(o.csv, CensusCsv(all));
+  WriteText(o.markdown, CensusMarkdown(all));
+  return 0;
+}
+
+}  // namespace
+
+Action AddCensusCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "census", "rank policies over sweep records: counts, pathologies, overheads, hidden cost");
+  auto o = std::make_shared<CensusOptions>();
+  cmd->add_option("INPUT", o->inputs,
+                  "TRACE=RECORDS.jsonl[,SHARD.jsonl...]: a trace (path or name) and the sweep "
+                  "records of its policies at one overhead limit (dtrcheck sweep --heuristics "
+                  "... --format jsonl)")
+      ->required();
+  cmd->add_option("--markdown", o->markdown, "write the markdown table to FILE (default stdout)");
+  cmd->add_option("--csv", o->csv, "also write the table as csv to FILE");
+  cmd->add_option("--svg-dir", o->svg_dir,
+                  "also draw every policy's raw overhead curve per input to DIR/<trace>-<limit>.svg");
+  cmd->add_option("--jobs,-j", o->grid.jobs, "threads diagnosing inversions (0: all)");
+  return {cmd, [o]() { return RunCensus(*o); }};
+}
+
+}  // namespace dtrcheck

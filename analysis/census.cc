@@ -12,6 +12,10 @@ namespace {
 
 std::string LimitName(const RunRecord& r) {
   if (r.config.overhead_limit) return ShortestDouble(*r.config.overhead_limit) + "x";
+  // Read back from jsonl, an overhead limit is the remat limit it gave:
+  // baseline compute * (X - 1).
+  if (r.remat_limit_float)
+    return Fixed(1 + *r.remat_limit_float / IntToDouble(r.baseline.compute), 2) + "x";
   if (r.remat_limit_int) return IntToString(*r.remat_limit_int) + " B";
   return "none";
 }
@@ -123,11 +127,21 @@ std::vector<std::string> Cells(const CensusRow& r) {
           Fixed(r.hidden_cost, 4)};
 }
 
-const std::vector<std::string> kColumns = {
-    "policy", "trace",    "limit",  "points",        "ok",
-    "oom",    "thrashed", "inversions", "cliffs",    "overhead_rises",
-    "pinned_frontier_ooms", "smallest_feasible", "mean_overhead", "worst_overhead",
-    "hidden_cost"};
+const std::vector<std::string> kColumns = {"policy",
+                                           "trace",
+                                           "limit",
+                                           "points",
+                                           "ok",
+                                           "oom",
+                                           "thrashed",
+                                           "inversions",
+                                           "cliffs",
+                                           "overhead_rises",
+                                           "pinned_frontier_ooms",
+                                           "smallest_feasible",
+                                           "mean_overhead",
+                                           "worst_overhead",
+                                           "hidden_cost"};
 
 std::string Join(const std::vector<std::string>& v, const std::string& sep) {
   std::string s;
@@ -139,8 +153,8 @@ std::string Join(const std::vector<std::string>& v, const std::string& sep) {
 
 std::string CensusMarkdown(const std::vector<CensusRow>& rows) {
   std::ostringstream s;
-  s << "| " << Join(kColumns, " | ") << " |\n|" << Join(std::vector<std::string>(kColumns.size(), "---"), "|")
-    << "|\n";
+  s << "| " << Join(kColumns, " | ") << " |\n|"
+    << Join(std::vector<std::string>(kColumns.size(), "---"), "|") << "|\n";
   for (const CensusRow& r : rows) s << "| " << Join(Cells(r), " | ") << " |\n";
   return s.str();
 }

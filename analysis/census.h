@@ -25,7 +25,7 @@ struct CensusRow {
   std::string limit;   // the remat limit as the records give it ("none", "2x", or bytes)
   size_t points = 0, ok = 0, oom = 0, thrashed = 0;
   size_t inversions = 0, cliffs = 0, rises = 0, pinned_frontier = 0;
-  std::optional<double> smallest_feasible;  // the smallest ok budget, as a fraction of peak
+  std::optional<double> smallest_feasible;       // the smallest ok budget, as a fraction of peak
   double mean_overhead = 0, worst_overhead = 0;  // over ok points (0 if none)
   // The area, over budget as a fraction of peak, between the raw overhead
   // curve of the ok points and its running best (the minimum over the same

@@ -94,8 +94,9 @@ TEST(FindingManifest, NamesWhatIsWrong) {
   j = good;
   j["simrd_status"] = "probably";
   EXPECT_EQ(error(j),
-            "field \"simrd_status\": expected \"confirmed\", \"not confirmed by simrd\" or "
-            "\"simrd disagrees\", found \"probably\"");
+            "field \"simrd_status\": expected \"confirmed\", \"not confirmed by simrd\", "
+            "\"simrd disagrees\" or \"confirmed by replay in dtrcheck (plugin heuristic: no "
+            "simrd oracle)\", found \"probably\"");
   j = good;
   j["dtrcheck"].erase(0);
   EXPECT_NE(error(j).find("field \"dtrcheck\": expected one record per budget"), std::string::npos);

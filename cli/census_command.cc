@@ -14,8 +14,8 @@
 #include "cli/grid_options.h"
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
-#include "traces/locate.h"
 #include "sim/parse.h"
+#include "traces/locate.h"
 
 namespace dtrcheck {
 
@@ -51,14 +51,16 @@ int RunCensus(const CensusOptions& o) {
       throw std::invalid_argument("census input \"" + input +
                                   "\": expected TRACE=RECORDS.jsonl[,MORE.jsonl...]");
     const std::string trace = ResolveTraceArgument(input.substr(0, eq));
-    const std::vector<RunRecord> records = MergeSweepRecords(Split(input.substr(eq + 1), ','));
+    const std::vector<std::string> files = Split(input.substr(eq + 1), ',');
+    const std::vector<RunRecord> records = MergeSweepRecords(files);
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
     const Graph graph = ParseTraceFile(trace);
     // One policy per heuristic and seed, in the records' order.
     std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
     std::map<std::string, size_t> at;
     for (const RunRecord& r : records) {
-      const std::string key = r.config.heuristic + "/" + (r.seed_used ? IntToString(*r.seed_used) : "");
+      const std::string key =
+          r.config.heuristic + "/" + (r.seed_used ? IntToString(*r.seed_used) : "");
       auto it = at.find(key);
       if (it == at.end()) {
         it = at.emplace(key, groups.size()).first;
@@ -85,8 +87,10 @@ int RunCensus(const CensusOptions& o) {
     }
     if (!o.svg_dir.empty()) {
       std::filesystem::create_directories(o.svg_dir);
-      WriteSweepPlot(o.svg_dir + "/" + name + "-" + rows.back().limit + ".svg", records, {},
-                     name + ", limit " + rows.back().limit);
+      // Named after the (first) records file: one plot per input.
+      const std::string stem = std::filesystem::path(files.front()).stem().string();
+      WriteSweepPlot(o.svg_dir + "/" + stem + ".svg", records, {},
+                     name + ", limit " + rows.back().limit + " (" + stem + ")");
     }
   }
   std::vector<CensusRow> all = rows;
@@ -109,8 +113,9 @@ Action AddCensusCommand(CLI::App& app) {
       ->required();
   cmd->add_option("--markdown", o->markdown, "write the markdown table to FILE (default stdout)");
   cmd->add_option("--csv", o->csv, "also write the table as csv to FILE");
-  cmd->add_option("--svg-dir", o->svg_dir,
-                  "also draw every policy's raw overhead curve per input to DIR/<trace>-<limit>.svg");
+  cmd->add_option(
+      "--svg-dir", o->svg_dir,
+      "also draw every policy's raw overhead curve, one plot per input, to DIR/<records>.svg");
   cmd->add_option("--jobs,-j", o->grid.jobs, "threads diagnosing inversions (0: all)");
   return {cmd, [o]() { return RunCensus(*o); }};
 }

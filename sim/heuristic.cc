@@ -33,6 +33,22 @@ std::string FeaturesToString(Features f) {
   return out + "}";
 }
 
+Int EqClassTerm(StorageId sid, Runtime& rt, EqClassScratch* scratch) {
+  Int compute = rt.storages()[sid].compute;
+  rt.EvictedNeighbors(sid, &scratch->neighbors);
+  scratch->roots.clear();
+  for (StorageId n : scratch->neighbors) {
+    EqNodeId r = rt.eq_forest().FindRoot(rt.storages()[n].ecn);
+    bool seen = false;
+    for (EqNodeId x : scratch->roots) seen = seen || x == r;
+    if (!seen) {  // set(...) of CheckpointInfo objects: one per class
+      scratch->roots.push_back(r);
+      compute += rt.eq_forest().RootValue(r);
+    }
+  }
+  return compute;
+}
+
 StorageId Heuristic::Choose(Runtime& rt) {
   Cost best = Cost::Infinity();
   StorageId best_storage = -1;
@@ -128,18 +144,7 @@ class ScoreHeuristic : public Heuristic {
         compute = s.compute + s.region_rev.compute;
         break;
       case Term::kEqClass: {
-        compute = s.compute;
-        rt.EvictedNeighbors(sid, &neighbors_);
-        roots_.clear();
-        for (StorageId n : neighbors_) {
-          EqNodeId r = rt.eq_forest().FindRoot(rt.storages()[n].ecn);
-          bool seen = false;
-          for (EqNodeId x : roots_) seen = seen || x == r;
-          if (!seen) {  // set(...) of CheckpointInfo objects: one per class
-            roots_.push_back(r);
-            compute += rt.eq_forest().RootValue(r);
-          }
-        }
+        compute = EqClassTerm(sid, rt, &eq_scratch_);
         break;
       }
       case Term::kUnoptimized: {
@@ -164,7 +169,7 @@ class ScoreHeuristic : public Heuristic {
   Term term_;
   bool size_, stale_;
   StorageList neighbors_;
-  std::vector<EqNodeId> roots_;
+  EqClassScratch eq_scratch_;
 };
 
 // LRU: the last internal access time itself.

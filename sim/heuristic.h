@@ -50,6 +50,16 @@ class Heuristic {
   virtual StorageId Choose(Runtime& rt);
 };
 
+// DTREqClass's compute term: s.compute plus the compute of each distinct
+// equivalence class among its evicted neighbours (simrd's set(...) of
+// CheckpointInfo objects). Counts one access per neighbour edge. The scratch
+// lists are reused from call to call.
+struct EqClassScratch {
+  StorageList neighbors;
+  std::vector<EqNodeId> roots;
+};
+Int EqClassTerm(StorageId s, Runtime& rt, EqClassScratch* scratch);
+
 // All registered names, in simrd's registration order.
 const std::vector<std::string>& HeuristicNames();
 

@@ -36,19 +36,8 @@ class RuntimeView : public api::View {
   Int RegionCompute(api::StorageHandle s) const override { return at(s).region.compute; }
   Int RegionRevCompute(api::StorageHandle s) const override { return at(s).region_rev.compute; }
   Int EqClassCompute(api::StorageHandle s) override {
-    Int compute = at(s).compute;
-    rt_.EvictedNeighbors(s, &neighbors_);
-    roots_.clear();
-    for (StorageId n : neighbors_) {
-      EqNodeId r = rt_.eq_forest().FindRoot(rt_.storages()[n].ecn);
-      bool seen = false;
-      for (EqNodeId x : roots_) seen = seen || x == r;
-      if (!seen) {  // one term per distinct class, as simrd's set(...)
-        roots_.push_back(r);
-        compute += rt_.eq_forest().RootValue(r);
-      }
-    }
-    return compute;
+    at(s);  // checks the handle
+    return EqClassTerm(s, rt_, &eq_scratch_);
   }
   api::Stamp LastAccess(api::StorageHandle s) const override {
     return ToApi(at(s).last_access_int);
@@ -72,8 +61,7 @@ class RuntimeView : public api::View {
   }
   Runtime& rt_;
   PyRandom& random_;
-  StorageList neighbors_;
-  std::vector<EqNodeId> roots_;
+  EqClassScratch eq_scratch_;
 };
 
 // The simulator's Heuristic around an API heuristic. Every exception out of

@@ -22,7 +22,7 @@ n=${4:-}
 cd "$(dirname "$0")"
 mkdir -p records
 heuristics=DTR,DTREqClass,DTRLocal,MSPS,LRU,LargestStorage,DTRLockAware,DTRStableTie
-traces="resnet32 lstm unet transformer treelstm inceptionv4 tv_densenet121 unroll_gan"
+traces="resnet32 lstm unet transformer treelstm inceptionv4 densenet121 unroll_gan"
 grid=(--from 0.05 --to 1.00 --step 0.005)
 for limit in 2 8; do
   baseline=RuntimeV2EagerOptimized

@@ -22,6 +22,7 @@
 #include "analysis/simrd_confirm.h"
 #include "cli/interrupt.h"
 #include "cli/trace_commands.h"
+#include "io/trace_graph.h"
 #include "io/trace_writer.h"
 #include "reduce/reducer.h"
 #include "reduce/trace_edits.h"
@@ -68,7 +69,7 @@ std::string CommandLine(const ReduceArgs& a) {
 // assertions, and the pathology holds.
 bool Interesting(const TraceLog& log, const PropertySpec& spec) {
   try {
-    Graph g = ParseTrace(TraceLogText(log), "candidate");
+    Graph g = TraceLogGraph(log, "candidate");
     return CheckTraceProperty(g, spec).holds;
   } catch (const TraceError&) {
     return false;

@@ -58,6 +58,15 @@ void LogLineReader::Fail(long line, const std::string& message) const {
   throw TraceError(file_, line, message);
 }
 
+std::optional<std::string> IntegerRangeError(Int value, std::string_view key,
+                                             bool allow_minus_one) {
+  const std::string field = "field \"" + std::string(key) + "\"";
+  if (allow_minus_one && value < -1) return field + " must be -1 or an argument index";
+  if (!allow_minus_one && value < 0) return field + " must not be negative: " + IntToString(value);
+  if (value > Int(INT64_MAX)) return field + " overflows 2^63";
+  return std::nullopt;
+}
+
 LogLine LogLineReader::Decode(std::string_view text, long line) const {
   LogLine l;
   l.line = line;
@@ -118,13 +127,8 @@ Int LogLineReader::Integer(const LogLine& l, const char* key, bool allow_minus_o
     }
   }
   if (!value) Fail(l.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
-  if (allow_minus_one) {
-    if (*value < -1)
-      Fail(l.line, std::string("field \"") + key + "\" must be -1 or an argument index");
-  } else if (*value < 0) {
-    Fail(l.line, std::string("field \"") + key + "\" must not be negative: " + v.dump());
-  }
-  if (*value > Int(INT64_MAX)) Fail(l.line, std::string("field \"") + key + "\" overflows 2^63");
+  if (std::optional<std::string> error = IntegerRangeError(*value, key, allow_minus_one))
+    Fail(l.line, *error);
   return *value;
 }
 

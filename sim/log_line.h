@@ -58,6 +58,11 @@ std::vector<std::string_view> SplitLogLines(std::string_view text);
 // The line without its trailing white space, which simrd strips.
 std::string_view StripLogLine(std::string_view line);
 
+// Why an integer field's value is outside what dtrcheck accepts (0 to
+// 2^63 - 1, or -1 too where `allow_minus_one`), or nothing if it is inside.
+// LogLineReader::Integer and TraceLogGraph (io/trace_graph.h) both use it.
+std::optional<std::string> IntegerRangeError(Int value, std::string_view key, bool allow_minus_one);
+
 struct LogLine {
   LineKind kind = LineKind::kConstant;
   long line = 0;  // 1-based
@@ -67,6 +72,8 @@ struct LogLine {
 class LogLineReader {
  public:
   explicit LogLineReader(std::string file) : file_(std::move(file)) {}
+
+  const std::string& file() const { return file_; }
 
   [[noreturn]] void Fail(long line, const std::string& message) const;
 

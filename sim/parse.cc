@@ -8,6 +8,7 @@
 
 #include <simdjson.h>
 
+#include "sim/graph_builder.h"
 #include "sim/log_line.h"
 
 namespace dtrcheck {
@@ -87,39 +88,11 @@ class Parser {
   // errors make the reference reader start over).
   const Instr& FastLine(std::string_view line_text, size_t k);
   static constexpr size_t kFastRing = 4;
-  TensorId Lookup(const Instr& in, const std::string& name) const {
-    auto it = index_.find(name);
-    if (it == index_.end()) Fail(in.line, "reference to undefined tensor \"" + name + "\"");
-    return map_[it->second].second;
-  }
-  // tensor_map[name] = t, keeping the position of an existing key (dict semantics).
-  void Bind(const std::string& name, TensorId t) {
-    auto it = index_.find(name);
-    if (it != index_.end()) {
-      map_[it->second].second = t;
-    } else {
-      index_.emplace(name, map_.size());
-      map_.emplace_back(name, t);
-    }
-  }
-  bool Bound(const std::string& name) const { return index_.count(name) != 0; }
-
-  // GOp.make: adds an op named "<name>/<n>" with fresh result tensors.
-  OpId MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
-              std::vector<int32_t> alias, const std::string& name,
-              const std::vector<std::string>& res_names);
-
   LogLineReader reference_;
   ParseOptions options_;
   bool fast_;
   simdjson::dom::parser fast_parsers_[kFastRing];
   Instr fast_lines_[kFastRing];
-  Graph g_;
-  std::vector<int64_t> ref_;                      // simrd's GTensor.meta['_ref']
-  std::unordered_set<std::string> tensor_names_;  // g.tensors keys
-  std::unordered_map<std::string, size_t> index_;
-  std::vector<std::pair<std::string, TensorId>> map_;  // insertion-ordered tensor_map
-  int64_t next_id_ = 0;
 };
 
 Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) const {
@@ -188,34 +161,6 @@ std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
   return reference_.MutateIndices(in, n_args);
 }
 
-OpId Parser::MakeOp(const Instr& in, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
-                    std::vector<int32_t> alias, const std::string& name,
-                    const std::vector<std::string>& res_names) {
-  OpId id = static_cast<OpId>(g_.ops.size());
-  GOp op;
-  op.cost = cost;
-  op.size = std::move(sizes);
-  op.alias = std::move(alias);
-  op.args = std::move(args);
-  op.name = name + "/" + std::to_string(next_id_++);
-  for (size_t i = 0; i < res_names.size(); ++i) {
-    if (!tensor_names_.insert(res_names[i]).second)
-      Fail(in.line, "tensor \"" + res_names[i] + "\" is defined twice");
-    GTensor t;
-    t.op = id;
-    t.index = static_cast<int32_t>(i);
-    t.name = res_names[i];
-    int32_t a = op.alias[i];
-    t.storage_size = a >= 0 ? g_.tensors[op.args[a]].storage_size : op.size[i];
-    op.result.push_back(static_cast<TensorId>(g_.tensors.size()));
-    g_.tensors.push_back(std::move(t));
-    ref_.push_back(0);
-  }
-  g_.compute += op.cost;
-  g_.ops.push_back(std::move(op));
-  return id;
-}
-
 Graph Parser::Run(std::string_view text) {
   const std::vector<std::string_view> raw = SplitLogLines(text);
   const long line_no = static_cast<long>(raw.size());
@@ -242,7 +187,7 @@ Graph Parser::Run(std::string_view text) {
     return line_at(i++);
   };
 
-  bool in_bwd = false;
+  GraphBuilder b(reference_.file(), options_);
   while (i < raw.size()) {
     const Instr& l = line_at(i++);
     switch (l.kind) {
@@ -254,51 +199,27 @@ Graph Parser::Run(std::string_view text) {
         if (StringField(m, "NAME") != name)
           Fail(m.line,
                "MEMORY line names \"" + StringField(m, "NAME") + "\", expected \"" + name + "\"");
-        OpId op = MakeOp(m, {}, 0, {IntField(m, "MEMORY")}, {-1}, "constant", {name});
-        g_.ops[op].bwd = in_bwd;
-        g_.schedule.push_back({CommandKind::kCompute, op});
-        TensorId v = g_.ops[op].result[0];
-        g_.schedule.push_back({CommandKind::kPin, v});
-        Bind(name, v);
-        ref_[v] = 1;
+        b.Constant(m.line, name, IntField(m, "MEMORY"));
         break;
       }
-      case LineKind::kCopy: {
-        std::string dst = StringField(l, "DST"), src = StringField(l, "SRC");
-        TensorId t = Lookup(l, src);
-        if (Bound(dst)) Fail(l.line, "COPY destination \"" + dst + "\" is already defined");
-        Bind(dst, t);
-        ref_[t] += 1;
-        g_.schedule.push_back({CommandKind::kGet, t});
+      case LineKind::kCopy:
+        b.Copy(l.line, StringField(l, "DST"), StringField(l, "SRC"));
         break;
-      }
-      case LineKind::kRelease: {
-        std::string name = StringField(l, "NAME");
-        auto it = index_.find(name);
-        if (it != index_.end()) {
-          TensorId t = map_[it->second].second;
-          ref_[t] -= 1;
-          g_.schedule.push_back({CommandKind::kRelease, t});
-        } else if (!options_.ignore_undefined_release) {
-          Fail(l.line, "release of undefined tensor \"" + name + "\"");
-        }
+      case LineKind::kRelease:
+        b.Release(l.line, StringField(l, "NAME"));
         break;
-      }
       case LineKind::kCall:
       case LineKind::kMutate: {
         bool call = l.kind == LineKind::kCall;
         std::string name = StringField(l, "NAME");
         std::vector<std::string> arg_names = StringListField(l, "ARGS");
         Int time = IntField(l, "TIME");
-        in_bwd = in_bwd || name.find("backward") != std::string::npos;
         std::vector<TensorId> args;
-        for (const auto& a : arg_names) args.push_back(Lookup(l, a));
+        for (const auto& a : arg_names) args.push_back(b.Lookup(l.line, a));
         if (call) {
-          std::vector<std::string> results = StringListField(l, "RESULT");
-          if (results.empty()) Fail(l.line, "CALL without results");
-          std::vector<Int> sizes;
-          std::vector<int32_t> alias;
-          for (const auto& r : results) {
+          std::vector<std::string> names = StringListField(l, "RESULT");
+          std::vector<CallResult> results;
+          for (const auto& r : names) {
             const Instr& m = pop(l, "MEMORY");
             if (m.kind != LineKind::kMemory || StringField(m, "NAME") != r)
               Fail(m.line, "expected the MEMORY line of \"" + r + "\"");
@@ -306,85 +227,28 @@ Graph Parser::Run(std::string_view text) {
             if (al.kind != LineKind::kAlias || StringField(al, "NAME") != r)
               Fail(al.line, "expected the ALIAS line of \"" + r + "\"");
             int32_t a = AliasField(al, args.size());
-            Int mem = IntField(m, "MEMORY");
-            alias.push_back(a);
-            sizes.push_back(a != -1 ? Int(0) : mem);
+            results.push_back(CallResult{r, IntField(m, "MEMORY"), a});
           }
-          for (const auto& r : results)
-            if (Bound(r)) Fail(l.line, "result \"" + r + "\" is already defined");
-          OpId op = MakeOp(l, args, time, sizes, alias, name, results);
-          g_.ops[op].bwd = in_bwd;
-          for (size_t k = 0; k < results.size(); ++k) {
-            TensorId t = g_.ops[op].result[k];
-            ref_[t] = 1;
-            Bind(results[k], t);
-          }
-          g_.schedule.push_back({CommandKind::kCompute, op});
+          b.Call(l.line, name, std::move(args), results, time);
         } else {
           std::vector<size_t> mutate = MutateField(l, args.size());
-          // An op without outputs: simrd's compute materializes tensors[0] (IndexError).
-          if (mutate.empty()) Fail(l.line, "MUTATE without mutated arguments");
-          std::vector<Int> sizes;
-          std::vector<int32_t> alias;
-          std::vector<std::string> names;
-          for (size_t m : mutate) {
-            sizes.push_back(g_.tensors[args[m]].storage_size);
-            alias.push_back(-1);
-            names.push_back(g_.tensors[args[m]].name + "$");
-          }
-          OpId op = MakeOp(l, args, time, sizes, alias, name, names);
-          g_.ops[op].bwd = in_bwd;
-          g_.schedule.push_back({CommandKind::kCompute, op});
-          for (size_t k = 0; k < mutate.size(); ++k) {
-            TensorId old = Lookup(l, arg_names[mutate[k]]);
-            TensorId t = g_.ops[op].result[k];
-            Bind(arg_names[mutate[k]], t);
-            ref_[t] = 1;
-            ref_[old] -= 1;
-            g_.schedule.push_back({CommandKind::kRelease, old});
-          }
+          b.Mutate(l.line, name, arg_names, std::move(args), mutate, time);
         }
         break;
       }
       case LineKind::kAnnotate:
-        if (StringField(l, "ANNOTATION") == "BACKWARD") in_bwd = true;
+        b.Annotate(StringField(l, "ANNOTATION"));
         break;
-      case LineKind::kCopyFrom: {
-        std::string dst = StringField(l, "DST"), src = StringField(l, "SRC");
-        TensorId old = Lookup(l, dst);
-        TensorId t = Lookup(l, src);
-        Bind(dst, t);
-        ref_[old] -= 1;
-        ref_[t] += 1;
-        g_.schedule.push_back({CommandKind::kRelease, old});
-        g_.schedule.push_back({CommandKind::kGet, t});
+      case LineKind::kCopyFrom:
+        b.CopyFrom(l.line, StringField(l, "DST"), StringField(l, "SRC"));
         break;
-      }
       case LineKind::kMemory:
         Fail(l.line, "MEMORY line outside a CONSTANT or CALL");
       case LineKind::kAlias:
         Fail(l.line, "ALIAS line outside a CALL");
     }
   }
-
-  // Outputs: every name whose tensor is still referenced, in dict order.
-  std::unordered_set<std::string> outputs;
-  for (const auto& [name, t] : map_) {
-    if (ref_[t] <= 0) continue;
-    const GTensor& gt = g_.tensors[t];
-    const GOp& op = g_.ops[gt.op];
-    int32_t a = op.alias[gt.index];
-    std::string storage_name = a >= 0 ? g_.tensors[op.args[a]].name : gt.name;
-    if (options_.out_cond == OutputCondition::kRematerialize) {
-      g_.schedule.push_back({CommandKind::kPin, t});
-    } else if (!outputs.count(storage_name)) {
-      g_.output_ram += gt.storage_size;
-    }
-    outputs.insert(storage_name);
-  }
-  g_.outputs.assign(outputs.begin(), outputs.end());
-  std::sort(g_.outputs.begin(), g_.outputs.end());
-  return std::move(g_);
+  return b.Finish();
 }
 
 }  // namespace
@@ -395,6 +259,9 @@ Graph ParseTrace(std::string_view text, const std::string& file, const ParseOpti
     try {
       return Parser(file, options, /*fast=*/true).Run(padded);
     } catch (const UseReferenceReader&) {
+    } catch (const TraceError&) {
+      // From the GraphBuilder: the reference reader gives the error again,
+      // unless a line it decodes before that one is bad.
     }
   }
   return Parser(file, options, /*fast=*/false).Run(text);

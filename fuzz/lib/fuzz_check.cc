@@ -7,8 +7,7 @@
 #include <stdexcept>
 
 #include "analysis/format.h"
-#include "io/trace_writer.h"
-#include "sim/parse.h"
+#include "io/trace_graph.h"
 
 namespace dtrcheck {
 
@@ -69,8 +68,7 @@ std::string FuzzFinding::Describe() const {
 
 FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
   FuzzCheck out;
-  // Through the log text, as every other input reaches the simulator.
-  Graph graph = ParseTrace(TraceLogText(FuzzCaseTrace(c)), "fuzz-case");
+  Graph graph = TraceLogGraph(FuzzCaseTrace(c), "fuzz-case");
   out.baseline = RunBaseline(graph, c.config.baseline_runtime);
   RunConfig config = c.config;
   if (options.check_regions_every > 0 && c.trace.seed % options.check_regions_every == 0)

@@ -1,0 +1,169 @@
+#include "sim/graph_builder.h"
+
+#include <algorithm>
+
+namespace dtrcheck {
+
+TensorId GraphBuilder::Lookup(long line, const std::string& name) const {
+  auto it = index_.find(name);
+  if (it == index_.end()) Fail(line, "reference to undefined tensor \"" + name + "\"");
+  return map_[it->second].second;
+}
+
+void GraphBuilder::Bind(const std::string& name, TensorId t) {
+  auto it = index_.find(name);
+  if (it != index_.end()) {
+    map_[it->second].second = t;
+  } else {
+    index_.emplace(name, map_.size());
+    map_.emplace_back(name, t);
+  }
+}
+
+OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
+                          std::vector<int32_t> alias, const std::string& name,
+                          const std::vector<std::string>& res_names) {
+  OpId id = static_cast<OpId>(g_.ops.size());
+  GOp op;
+  op.cost = cost;
+  op.size = std::move(sizes);
+  op.alias = std::move(alias);
+  op.args = std::move(args);
+  op.name = name + "/" + std::to_string(next_id_++);
+  op.bwd = in_bwd_;
+  for (size_t i = 0; i < res_names.size(); ++i) {
+    if (!tensor_names_.insert(res_names[i]).second)
+      Fail(line, "tensor \"" + res_names[i] + "\" is defined twice");
+    GTensor t;
+    t.op = id;
+    t.index = static_cast<int32_t>(i);
+    t.name = res_names[i];
+    int32_t a = op.alias[i];
+    t.storage_size = a >= 0 ? g_.tensors[op.args[a]].storage_size : op.size[i];
+    op.result.push_back(static_cast<TensorId>(g_.tensors.size()));
+    g_.tensors.push_back(std::move(t));
+    ref_.push_back(0);
+  }
+  g_.compute += op.cost;
+  g_.ops.push_back(std::move(op));
+  return id;
+}
+
+void GraphBuilder::Constant(long line, const std::string& name, Int bytes) {
+  OpId op = MakeOp(line, {}, 0, {bytes}, {-1}, "constant", {name});
+  g_.schedule.push_back({CommandKind::kCompute, op});
+  TensorId v = g_.ops[op].result[0];
+  g_.schedule.push_back({CommandKind::kPin, v});
+  Bind(name, v);
+  ref_[v] = 1;
+}
+
+void GraphBuilder::Copy(long line, const std::string& dst, const std::string& src) {
+  TensorId t = Lookup(line, src);
+  if (Bound(dst)) Fail(line, "COPY destination \"" + dst + "\" is already defined");
+  Bind(dst, t);
+  ref_[t] += 1;
+  g_.schedule.push_back({CommandKind::kGet, t});
+}
+
+void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string& src) {
+  TensorId old = Lookup(line, dst);
+  TensorId t = Lookup(line, src);
+  Bind(dst, t);
+  ref_[old] -= 1;
+  ref_[t] += 1;
+  g_.schedule.push_back({CommandKind::kRelease, old});
+  g_.schedule.push_back({CommandKind::kGet, t});
+}
+
+void GraphBuilder::Release(long line, const std::string& name) {
+  auto it = index_.find(name);
+  if (it != index_.end()) {
+    TensorId t = map_[it->second].second;
+    ref_[t] -= 1;
+    g_.schedule.push_back({CommandKind::kRelease, t});
+  } else if (!options_.ignore_undefined_release) {
+    Fail(line, "release of undefined tensor \"" + name + "\"");
+  }
+}
+
+void GraphBuilder::Call(long line, const std::string& op_name, std::vector<TensorId> args,
+                        const std::vector<CallResult>& results, Int time) {
+  in_bwd_ = in_bwd_ || op_name.find("backward") != std::string::npos;
+  if (results.empty()) Fail(line, "CALL without results");
+  std::vector<Int> sizes;
+  std::vector<int32_t> alias;
+  std::vector<std::string> names;
+  for (const CallResult& r : results) {
+    // The readers check this when they read the ALIAS line; a log built in
+    // memory may not have been read.
+    if (r.alias < -1 || r.alias >= static_cast<int64_t>(args.size()))
+      Fail(line, "ALIAS index out of range of the arguments");
+    alias.push_back(r.alias);
+    sizes.push_back(r.alias != -1 ? Int(0) : r.memory);
+    names.push_back(r.name);
+  }
+  for (const CallResult& r : results)
+    if (Bound(r.name)) Fail(line, "result \"" + r.name + "\" is already defined");
+  OpId op = MakeOp(line, std::move(args), time, sizes, alias, op_name, names);
+  for (size_t k = 0; k < results.size(); ++k) {
+    TensorId t = g_.ops[op].result[k];
+    ref_[t] = 1;
+    Bind(results[k].name, t);
+  }
+  g_.schedule.push_back({CommandKind::kCompute, op});
+}
+
+void GraphBuilder::Mutate(long line, const std::string& op_name,
+                          const std::vector<std::string>& arg_names, std::vector<TensorId> args,
+                          const std::vector<size_t>& mutate, Int time) {
+  in_bwd_ = in_bwd_ || op_name.find("backward") != std::string::npos;
+  // An op without outputs: simrd's compute materializes tensors[0] (IndexError).
+  if (mutate.empty()) Fail(line, "MUTATE without mutated arguments");
+  std::vector<Int> sizes;
+  std::vector<int32_t> alias;
+  std::vector<std::string> names;
+  for (size_t m : mutate) {
+    if (m >= args.size()) Fail(line, "MUTATE index out of range of the arguments");
+    sizes.push_back(g_.tensors[args[m]].storage_size);
+    alias.push_back(-1);
+    names.push_back(g_.tensors[args[m]].name + "$");
+  }
+  OpId op = MakeOp(line, args, time, sizes, alias, op_name, names);
+  g_.schedule.push_back({CommandKind::kCompute, op});
+  for (size_t k = 0; k < mutate.size(); ++k) {
+    TensorId old = Lookup(line, arg_names[mutate[k]]);
+    TensorId t = g_.ops[op].result[k];
+    Bind(arg_names[mutate[k]], t);
+    ref_[t] = 1;
+    ref_[old] -= 1;
+    g_.schedule.push_back({CommandKind::kRelease, old});
+  }
+}
+
+void GraphBuilder::Annotate(const std::string& annotation) {
+  if (annotation == "BACKWARD") in_bwd_ = true;
+}
+
+Graph GraphBuilder::Finish() {
+  // Outputs: every name whose tensor is still referenced, in dict order.
+  std::unordered_set<std::string> outputs;
+  for (const auto& [name, t] : map_) {
+    if (ref_[t] <= 0) continue;
+    const GTensor& gt = g_.tensors[t];
+    const GOp& op = g_.ops[gt.op];
+    int32_t a = op.alias[gt.index];
+    std::string storage_name = a >= 0 ? g_.tensors[op.args[a]].name : gt.name;
+    if (options_.out_cond == OutputCondition::kRematerialize) {
+      g_.schedule.push_back({CommandKind::kPin, t});
+    } else if (!outputs.count(storage_name)) {
+      g_.output_ram += gt.storage_size;
+    }
+    outputs.insert(storage_name);
+  }
+  g_.outputs.assign(outputs.begin(), outputs.end());
+  std::sort(g_.outputs.begin(), g_.outputs.end());
+  return std::move(g_);
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,83 @@
+// simrd's parse_file without the reading: the Graph and schedule that each
+// log instruction adds (simrd/parse/parse.py, the body of its loop).
+//
+// Two front ends feed it: ParseTrace (sim/parse.h), which decodes log text,
+// and TraceLogGraph (io/trace_graph.h), which walks a TraceLog that a
+// generator or the reducer built in memory. So a generated trace becomes the
+// Graph its log text would become, without writing and parsing that text.
+// Every error is a TraceError naming the file and the line the instruction
+// occupies (or would occupy) in the log.
+#ifndef DTRCHECK_SIM_GRAPH_BUILDER_H_
+#define DTRCHECK_SIM_GRAPH_BUILDER_H_
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "sim/graph.h"
+#include "sim/log_line.h"  // TraceError
+#include "sim/parse.h"     // ParseOptions
+
+namespace dtrcheck {
+
+// One result of a CALL: its MEMORY and ALIAS lines.
+struct CallResult {
+  std::string name;
+  Int memory = 0;      // ignored for an alias, as in simrd
+  int32_t alias = -1;  // index into the CALL's arguments, or -1
+};
+
+class GraphBuilder {
+ public:
+  GraphBuilder(std::string file, const ParseOptions& options)
+      : file_(std::move(file)), options_(options) {}
+
+  // The tensor a name refers to now (tensor_map[name]).
+  TensorId Lookup(long line, const std::string& name) const;
+
+  // `line` is the line errors name: for a constant its MEMORY line, as in
+  // simrd, where the constant is made when that line is read.
+  void Constant(long line, const std::string& name, Int bytes);
+  void Copy(long line, const std::string& dst, const std::string& src);
+  void CopyFrom(long line, const std::string& dst, const std::string& src);
+  void Release(long line, const std::string& name);
+  // `args` are the arguments' tensors, looked up (Lookup) before the
+  // result lines were read, as simrd does.
+  void Call(long line, const std::string& op, std::vector<TensorId> args,
+            const std::vector<CallResult>& results, Int time);
+  void Mutate(long line, const std::string& op, const std::vector<std::string>& arg_names,
+              std::vector<TensorId> args, const std::vector<size_t>& mutate, Int time);
+  void Annotate(const std::string& annotation);
+
+  // Pins or sizes the outputs (the names still referenced) and returns the
+  // Graph. The builder is spent afterwards.
+  Graph Finish();
+
+ private:
+  [[noreturn]] void Fail(long line, const std::string& message) const {
+    throw TraceError(file_, line, message);
+  }
+  // tensor_map[name] = t, keeping the position of an existing key (dict semantics).
+  void Bind(const std::string& name, TensorId t);
+  bool Bound(const std::string& name) const { return index_.count(name) != 0; }
+  // GOp.make: adds an op named "<name>/<n>" with fresh result tensors.
+  OpId MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
+              std::vector<int32_t> alias, const std::string& name,
+              const std::vector<std::string>& res_names);
+
+  std::string file_;
+  ParseOptions options_;
+  Graph g_;
+  bool in_bwd_ = false;
+  std::vector<int64_t> ref_;                      // simrd's GTensor.meta['_ref']
+  std::unordered_set<std::string> tensor_names_;  // g.tensors keys
+  std::unordered_map<std::string, size_t> index_;
+  std::vector<std::pair<std::string, TensorId>> map_;  // insertion-ordered tensor_map
+  int64_t next_id_ = 0;
+};
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_SIM_GRAPH_BUILDER_H_

@@ -39,7 +39,8 @@ Graph TraceLogGraph(const TraceLog& log, const std::string& file, const ParseOpt
       case TraceOp::kConstant:
         // As the writer requires (io/trace_writer.cc).
         if (in.results.size() != 1 || in.results[0].name != in.name)
-          throw TraceError(file, line, "CONSTANT \"" + in.name + "\" must have exactly its own result");
+          throw TraceError(file, line,
+                           "CONSTANT \"" + in.name + "\" must have exactly its own result");
         b.Constant(line + 1, in.name, Checked(in.results[0].memory, "MEMORY", file, line + 1));
         break;
       case TraceOp::kCopy:
@@ -76,7 +77,8 @@ Graph TraceLogGraph(const TraceLog& log, const std::string& file, const ParseOpt
           if (m < 0) throw TraceError(file, line, "MUTATE index is not an argument index");
           mutate.push_back(static_cast<size_t>(m));
         }
-        b.Mutate(line, in.name, in.args, std::move(args), mutate, Checked(in.time, "TIME", file, line));
+        b.Mutate(line, in.name, in.args, std::move(args), mutate,
+                 Checked(in.time, "TIME", file, line));
         break;
       }
       case TraceOp::kAnnotate:

@@ -19,8 +19,7 @@ namespace dtrcheck {
 
 // `file` only names the source in errors, whose line numbers are those the
 // instructions occupy in TraceLogText(log). Throws TraceError.
-Graph TraceLogGraph(const TraceLog& log, const std::string& file,
-                    const ParseOptions& options = {});
+Graph TraceLogGraph(const TraceLog& log, const std::string& file, const ParseOptions& options = {});
 
 }  // namespace dtrcheck
 

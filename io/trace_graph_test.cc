@@ -83,19 +83,19 @@ TEST(TraceLogGraph, BadLogsAreRefusedAsTheirTextIs) {
     return TraceInstr::Call(std::move(op), std::move(args), {{std::move(out), mem, alias}}, time);
   };
   const std::vector<TraceLog> cases = {
-      {{w}},                                                       // no START
-      {{start, call("f", {"nope"}, "a", 8)}},                      // undefined argument
-      {{start, w, call("f", {"w"}, "w", 8)}},                      // result defined twice
-      {{start, w, TraceInstr::Copy("w", "w")}},                    // COPY onto a name
-      {{start, TraceInstr::CopyFrom("a", "w")}},                   // undefined COPY_FROM
-      {{start, TraceInstr::Release("ghost")}},                     // strict release only
-      {{start, w, TraceInstr::Call("f", {"w"}, {}, 1)}},           // CALL without results
-      {{start, w, TraceInstr::Mutate("g_", {"w"}, {}, 1)}},        // MUTATE nothing
-      {{start, TraceInstr::Constant("c", -4)}},                   // negative size
-      {{start, w, call("f", {"w"}, "a", 8, 1)}},                  // alias out of range
-      {{start, w, call("f", {"w"}, "a", 8, -1, -1)}},             // negative time
-      {{start, w, TraceInstr::Mutate("g_", {"w"}, {1}, 1)}},      // mutate out of range
-      {{start, w, call("f", {"w"}, "a", Int(INT64_MAX) + 1)}},    // too big
+      {{w}},                                                    // no START
+      {{start, call("f", {"nope"}, "a", 8)}},                   // undefined argument
+      {{start, w, call("f", {"w"}, "w", 8)}},                   // result defined twice
+      {{start, w, TraceInstr::Copy("w", "w")}},                 // COPY onto a name
+      {{start, TraceInstr::CopyFrom("a", "w")}},                // undefined COPY_FROM
+      {{start, TraceInstr::Release("ghost")}},                  // strict release only
+      {{start, w, TraceInstr::Call("f", {"w"}, {}, 1)}},        // CALL without results
+      {{start, w, TraceInstr::Mutate("g_", {"w"}, {}, 1)}},     // MUTATE nothing
+      {{start, TraceInstr::Constant("c", -4)}},                 // negative size
+      {{start, w, call("f", {"w"}, "a", 8, 1)}},                // alias out of range
+      {{start, w, call("f", {"w"}, "a", 8, -1, -1)}},           // negative time
+      {{start, w, TraceInstr::Mutate("g_", {"w"}, {1}, 1)}},    // mutate out of range
+      {{start, w, call("f", {"w"}, "a", Int(INT64_MAX) + 1)}},  // too big
   };
   ParseOptions strict;
   strict.ignore_undefined_release = false;

@@ -11,14 +11,16 @@
 
 namespace dtrcheck {
 
-Cost Cost::Infinity() { return Float(std::numeric_limits<double>::infinity()); }
+double CostToDouble(const Cost& c) { return c.is_int ? IntToDouble(c.i) : c.f; }
 
+namespace api {
 bool operator<=(const Cost& a, const Cost& b) {
   if (a.is_int && b.is_int) return a.i <= b.i;
   if (!a.is_int && !b.is_int) return a.f <= b.f;
   if (a.is_int) return !std::isnan(b.f) && CompareIntDouble(a.i, b.f) <= 0;
   return !std::isnan(a.f) && CompareIntDouble(b.i, a.f) >= 0;
 }
+}  // namespace api
 
 std::string FeaturesToString(Features f) {
   static const char* names[] = {"telemetry",  "banishing",   "last_access", "last_access_int",
@@ -57,7 +59,7 @@ StorageId Heuristic::Choose(Runtime& rt) {
     if (s < 0) continue;
     Cost cost = Evaluate(s, rt);
     if (RuntimeObserver* o = rt.observer())
-      o->OnEvaluate(rt.digest().count(), rt.storages()[s].root_id, cost.ToDouble());
+      o->OnEvaluate(rt.digest().count(), rt.storages()[s].root_id, CostToDouble(cost));
     if (cost <= best) {
       best = cost;
       best_storage = s;

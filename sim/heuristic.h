@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "dtrcheck/heuristic.h"
 #include "sim/features.h"
 #include "sim/py_arith.h"
 #include "sim/tensor.h"
@@ -25,17 +26,17 @@ class Runtime;
 // A cost as simrd's Python computes it: a float (true divisions, math.inf,
 // -inf timestamps) or an exact int (AbE, AbLocal, AbEq, LRU return ints).
 // Comparisons between the two are exact, as in Python.
-struct Cost {
-  bool is_int = false;
-  double f = 0;
-  Int i = 0;
-  static Cost Float(double v) { return Cost{false, v, 0}; }
-  static Cost Integer(Int v) { return Cost{true, 0, v}; }
-  static Cost Infinity();
-  bool IsZero() const { return is_int ? i == 0 : f == 0.0; }
-  double ToDouble() const { return is_int ? IntToDouble(i) : f; }
-};
+// A score: the public API's Cost (include/dtrcheck/heuristic.h), so that a
+// plugin's score is the built-in heuristics' score, compared the same way.
+using Cost = api::Cost;
+// The cost as a float, for telemetry (Python's float(int), correctly rounded).
+double CostToDouble(const Cost& c);
+namespace api {
+// Python's a <= b on two scores (exact between an int and a float), as
+// Heuristic.choose compares them. In api:: so that lookup finds it by the
+// argument type.
 bool operator<=(const Cost& a, const Cost& b);
+}  // namespace api
 
 class Heuristic {
  public:

@@ -80,8 +80,7 @@ class ApiHeuristic : public Heuristic {
     rt.summary().heuristic_eval_count += 1;
     rt.summary().heuristic_access_count += 1;
     RuntimeView view(rt, random_);
-    api::Cost c = Guard("Score", [&] { return impl_->Score(s, view); });
-    return Cost{c.is_int, c.f, c.i};
+    return Guard("Score", [&] { return impl_->Score(s, view); });
   }
   StorageId Choose(Runtime& rt) override {
     RuntimeView view(rt, random_);

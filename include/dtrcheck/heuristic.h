@@ -63,6 +63,7 @@ struct Cost {
   static Cost Float(double v) { return Cost{false, v, 0}; }
   static Cost Integer(Int v) { return Cost{true, 0, v}; }
   static Cost Infinity() { return Float(std::numeric_limits<double>::infinity()); }
+  bool IsZero() const { return is_int ? i == 0 : f == 0.0; }
 };
 
 // A timestamp that may be -inf (never accessed), as simrd's Storage keeps it.

@@ -35,7 +35,10 @@ std::string BudgetText(const BudgetSpec& b) {
 
 }  // namespace
 
-ArchivedFinding ReadArchivedFinding(const std::string& manifest_path) {
+ArchivedFinding ReadArchivedFinding(const std::string& path) {
+  // An entry's directory names its manifest.
+  const std::string manifest_path =
+      fs::is_directory(path) ? (fs::path(path) / "manifest.json").string() : path;
   FindingManifest m = ReadFindingManifest(manifest_path);
   if (m.id.empty() || m.kind.empty())
     throw std::invalid_argument(manifest_path + ": missing field \"" +

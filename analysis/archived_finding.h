@@ -30,7 +30,7 @@ struct ArchivedFinding {
 
 // Throws std::invalid_argument naming the manifest and the field (an
 // archived manifest has an id and a kind).
-ArchivedFinding ReadArchivedFinding(const std::string& manifest_path);
+ArchivedFinding ReadArchivedFinding(const std::string& path);
 
 struct ArchiveReplay {
   bool available = true;  // false: simrd is not installed (replays against simrd only)

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "sim/plugin_heuristic.h"
+
 namespace dtrcheck {
 
 const char kSimrdConfirmed[] = "confirmed";
@@ -111,6 +113,17 @@ std::string SimrdStatus(const SimrdConfirmation& c) {
   return kSimrdNotConfirmed;
 }
 
+bool ConfirmPluginByReplay(bool holds, FindingManifest* m) {
+  const std::string& h = m->spec.config.heuristic;
+  if (!IsPluginHeuristic(h)) return false;
+  SimrdConfirmation simrd;
+  simrd.error = "heuristic " + h + " comes from plugin " + PluginOrigin(h) +
+                ": simrd has no oracle for it; the trace was replayed in dtrcheck";
+  m->simrd_status = holds ? kReplayConfirmed : kSimrdNotConfirmed;
+  m->simrd = simrd.ToJson();
+  return true;
+}
+
 Json ManifestToJson(const FindingManifest& m) {
   Json j;
   j["format"] = kManifestFormat;
@@ -211,7 +224,8 @@ std::string ManifestPathFor(const std::string& reduced_trace) {
 
 FindingManifest ReadFindingManifest(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
+  if (!in || std::filesystem::is_directory(path))
+    throw std::invalid_argument(path + ": cannot read");
   try {
     return ManifestFromJson(Json::parse(in));
   } catch (const Json::parse_error& e) {

@@ -93,6 +93,12 @@ Json CheckToJson(const PropertyCheck& check, const PropertySpec& spec);
 // simrd_status for a confirmation.
 std::string SimrdStatus(const SimrdConfirmation& c);
 
+// A heuristic from a plugin has no simrd oracle: a finding about it is
+// confirmed by dtrcheck's own replay of the trace (`holds`), and the
+// manifest says so (kReplayConfirmed, and why simrd was not asked). Returns
+// false, changing nothing, for simrd's own heuristics.
+bool ConfirmPluginByReplay(bool holds, FindingManifest* m);
+
 Json ManifestToJson(const FindingManifest& m);
 // Throws FieldError naming the field; std::invalid_argument for an unknown
 // format or property.

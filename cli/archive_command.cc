@@ -30,6 +30,7 @@
 #include "cli/fuzz_commands.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
+#include "sim/plugin_heuristic.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {
@@ -227,14 +228,15 @@ Outcome Add(const AddArgs& args) {
             *existing == out.id ? "already archived" : "same reduced trace as " + *existing,
             {{"archive", (kind_dir / *existing).lexically_normal().string()}}};
 
-  // simrd, when it is installed.
+  // simrd, when it is installed; a plugin's heuristic by the replay above.
   SimrdConfirmation simrd;
   if (args.no_oracle)
     simrd.error = "--no-oracle";
-  else
+  else if (!IsPluginHeuristic(m.spec.config.heuristic))
     simrd = ConfirmWithSimrd(trace, m.spec, check);
   out.simrd_status = SimrdStatus(simrd);
   out.simrd = simrd.ToJson();
+  if (!args.no_oracle) ConfirmPluginByReplay(check.holds, &out);
   if (simrd.available && !simrd.confirmed)
     return {simrd.error.empty() ? "simrd-disagrees" : "simrd-failed",
             simrd.error.empty() ? "simrd does not confirm the trace: a parity bug" : simrd.error,

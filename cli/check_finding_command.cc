@@ -40,7 +40,9 @@ Action AddCheckFindingCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "check-finding", "replay archived counterexamples: does each still show its pathology?");
   auto args = std::make_shared<CheckArgs>();
-  cmd->add_option("MANIFEST", args->manifests, "corpus/<kind>/<id>/manifest.json")->required();
+  cmd->add_option("MANIFEST", args->manifests,
+                  "corpus/<kind>/<id>/manifest.json, or the entry's directory")
+      ->required();
   cmd->add_flag("--simrd", args->simrd,
                 "replay in simrd instead (exit 77 when simrd is not installed)");
   return {cmd, [args]() { return RunCheck(*args); }};

@@ -10,6 +10,7 @@
 #include "cli/sweep_commands.h"
 #include "cli/trace_commands.h"
 #include "sim/parse.h"
+#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 int main(int argc, char** argv) {

@@ -15,8 +15,4 @@ const std::vector<std::string>* AddPluginOption(CLI::App& app) {
   return &paths;
 }
 
-void LoadPlugins(const std::vector<std::string>& paths) {
-  for (const auto& p : paths) LoadPlugin(p);
-}
-
 }  // namespace dtrcheck

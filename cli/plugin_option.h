@@ -3,7 +3,8 @@
 // subcommand (CLI11 fallthrough), and the plugins are loaded after parsing,
 // before any command runs, so that each command's own --heuristic /
 // --heuristics check (FinishSimulationOptions, sweep's CheckPair...) sees
-// their names. The loader is sim/plugin_heuristic.h.
+// their names. The loader is sim/plugin_heuristic.h (LoadPlugins, which also
+// reads DTRCHECK_PLUGINS).
 #ifndef DTRCHECK_CLI_PLUGIN_OPTION_H_
 #define DTRCHECK_CLI_PLUGIN_OPTION_H_
 
@@ -17,9 +18,6 @@ namespace dtrcheck {
 // Adds --plugin (repeatable) to `app` and makes subcommands added after
 // this call accept it. The returned list lives as long as the process.
 const std::vector<std::string>* AddPluginOption(CLI::App& app);
-
-// Loads each plugin in order. Throws PluginError (an invalid_argument: exit 2).
-void LoadPlugins(const std::vector<std::string>& paths);
 
 }  // namespace dtrcheck
 

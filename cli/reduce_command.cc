@@ -172,13 +172,7 @@ int RunReduce(ReduceArgs args) {
   manifest.simrd_status = SimrdStatus(simrd);
   manifest.simrd = simrd.ToJson();
   WriteFindingManifest(manifest, manifest_path);
-  if (IsPluginHeuristic(spec.config.heuristic)) {
-    // No oracle for a plugin: `after` replayed the written trace in dtrcheck.
-    simrd.error = "heuristic " + spec.config.heuristic + " comes from plugin " +
-                  PluginOrigin(spec.config.heuristic) +
-                  ": simrd has no oracle for it; the reduced trace was replayed in dtrcheck";
-    manifest.simrd_status = after.holds ? kReplayConfirmed : kSimrdNotConfirmed;
-    manifest.simrd = simrd.ToJson();
+  if (ConfirmPluginByReplay(after.holds, &manifest)) {  // `after` replayed the written trace
     WriteFindingManifest(manifest, manifest_path);
   } else if (!args.no_oracle) {
     simrd = ConfirmWithSimrd(args.out, spec, after);

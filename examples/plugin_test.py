@@ -6,11 +6,16 @@ temporary prefix, build examples/plugin against it with find_package, then
   to the built-in DTR's, apart from the heuristic's name, on ResNet-32 and
   U-Net at 20 ratios, with and without an overhead limit;
 * a plugin heuristic is accepted by sweep, scan, diagnose and reduce (whose
-  manifest says it was confirmed by replay, not by simrd);
+  manifest says it was confirmed by replay, not by simrd), and through
+  DTRCHECK_PLUGINS as through --plugin;
+* fuzz/campaign --plugin triages a pathology_fuzzer claim decoded among the
+  plugin's pairs: reduced, archived outside corpus/, confirmed by replay, and
+  replayed by check-finding; a findings directory keeps its plugins;
 * broken plugins get one clear error and exit 2: a missing file, a library
   without the entry points, another ABI version, a built-in's name, a score
   that throws (named in the message)."""
 import argparse
+import base64
 import glob
 import json
 import os
@@ -69,6 +74,46 @@ def records(dtrcheck: str, plugin: str, trace: str, heuristic: str,
     return out
 
 
+# A pathology_fuzzer input that, with the example plugin loaded and
+# DTRCHECK_FUZZ_HEURISTICS=DTRStableTie,DTRLockAware, decodes to a 34-operator
+# tree trace on RuntimeV2Optimized/DTRLockAware with an inversion (ok at
+# ratio 0.895, thrashed at 0.945). Found by decoding random inputs with
+# `dtrcheck fuzz-decode --json` under that environment; its claim id is the
+# finding's SignatureId, which the decoder prints.
+PLUGIN_CLAIM = ('241ae0db0fb775f0', '9FmCakAVzAWYAcOuMYNS')
+
+
+def campaign(dtr: str, plugin: str, tmp: str) -> None:
+    campaign_py = os.path.join(HERE, '..', 'fuzz', 'campaign')
+    findings = os.path.join(tmp, 'findings')
+    cid, data = PLUGIN_CLAIM
+    os.makedirs(os.path.join(findings, 'claims'))
+    with open(os.path.join(findings, 'claims', cid), 'wb') as f:
+        f.write(base64.b64decode(data))
+    heuristics = ['--heuristics', 'DTRStableTie,DTRLockAware']
+    env = dict(os.environ, DTRCHECK_PLUGINS=plugin, DTRCHECK_FUZZ_HEURISTICS=heuristics[1])
+    p = subprocess.run([dtr, 'fuzz-decode', os.path.join(findings, 'claims', cid), '--json'],
+                       capture_output=True, text=True, env=env)
+    decoded = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(decoded.get('case', {}).get('config', {}).get('heuristic') == 'DTRLockAware',
+          f'fuzz-decode under DTRCHECK_PLUGINS: {p.stderr or decoded.get("case")}')
+    run([sys.executable, campaign_py, 'triage', '--plugin', plugin, '--findings', findings,
+         '--dtrcheck', dtr, '--reduce-timeout', '120'] + heuristics)
+    entry = os.path.join(findings, 'archive', 'inversion', cid)
+    manifest_path = os.path.join(entry, 'manifest.json')
+    m = json.load(open(manifest_path)) if os.path.exists(manifest_path) else {}
+    check(m.get('config', {}).get('heuristic') == 'DTRLockAware', f'campaign archive: {m}')
+    check(m.get('simrd_status', '').startswith('confirmed by replay in dtrcheck'),
+          f'campaign manifest: {m.get("simrd_status")!r}')
+    check(m.get('operators', {}).get('after', 99) < 34, f'not reduced: {m.get("operators")}')
+    p = run([dtr, 'check-finding', entry, '--plugin', plugin])
+    check('holds' in p.stdout, f'check-finding on the plugin finding: {p.stdout!r}')
+    # Other heuristics would decode the same claims to other pairs.
+    p = run([sys.executable, campaign_py, 'triage', '--plugin', plugin, '--findings', findings,
+             '--dtrcheck', dtr], expect=1)
+    check('use another --findings' in p.stderr, f'mixed findings directory: {p.stderr!r}')
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument('--build-dir', required=True)
@@ -114,6 +159,8 @@ def main() -> int:
               f'reduce manifest: {manifest.get("simrd_status")!r}')
         check('--plugin' in manifest.get('commands', {}).get('reduce', ''),
               'the reduce command in the manifest lacks --plugin')
+
+        campaign(dtr, plugin, tmp)
 
         # Broken plugins.
         def refused(extra: List[str], needle: str) -> None:

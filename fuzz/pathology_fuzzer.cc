@@ -24,6 +24,10 @@
 //   print  no claims: print each signature the first time this process
 //          sees it and go on (CI smoke runs tell expected pathologies from
 //          crashes this way).
+//
+// $DTRCHECK_PLUGINS (paths separated by ':') loads plugin heuristics, as
+// `dtrcheck --plugin` does; the fuzzer then searches their pairs only
+// (FuzzCasePairs, fuzz/lib/fuzz_case.h). `fuzz/campaign --plugin` sets it.
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -36,6 +40,7 @@
 
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
+#include "sim/plugin_heuristic.h"
 
 namespace {
 
@@ -91,6 +96,17 @@ OnFinding Mode() {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  try {
+    LoadPlugins();
+    FuzzCasePairs();  // refuses plugins that no runtime accepts, before any input
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pathology_fuzzer: %s\n", e.what());
+    std::exit(2);
+  }
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::set<std::string> printed;

@@ -1,6 +1,7 @@
 #include "sim/accepted_pairs.h"
 
 #include "sim/heuristic.h"
+#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -45,6 +46,14 @@ const std::vector<RuntimeHeuristic>& FuzzedPairs() {
     return out;
   }();
   return pairs;
+}
+
+std::vector<RuntimeHeuristic> PluginPairs() {
+  std::vector<RuntimeHeuristic> out;
+  for (const auto& h : PluginHeuristicNames())
+    for (const auto& r : RuntimeNames())
+      if (Accepted(r, h)) out.push_back({r, h});
+  return out;
 }
 
 }  // namespace dtrcheck

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -214,6 +216,20 @@ void LoadPlugin(const std::string& path) {
   } catch (const std::exception& e) {
     throw PluginError("plugin " + path + ": its registration threw: " + e.what());
   }
+}
+
+void LoadPlugins(const std::vector<std::string>& paths) {
+  std::vector<std::string> all;
+  if (const char* env = std::getenv("DTRCHECK_PLUGINS")) {
+    std::string list = env;
+    for (size_t start = 0; start <= list.size();) {
+      size_t end = std::min(list.find(':', start), list.size());
+      if (end > start) all.push_back(list.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  all.insert(all.end(), paths.begin(), paths.end());
+  for (const auto& p : all) LoadPlugin(p);
 }
 
 }  // namespace dtrcheck

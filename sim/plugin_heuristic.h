@@ -47,6 +47,12 @@ std::unique_ptr<Heuristic> MakePluginHeuristic(const std::string& name, Int seed
 // version, a name clash. Loading the same path twice is a no-op.
 void LoadPlugin(const std::string& path);
 
+// The plugins named by the environment variable DTRCHECK_PLUGINS (paths
+// separated by ':', as pytest reads PYTEST_PLUGINS), then `paths`, each
+// loaded once. The fuzzers, which take no options, read the variable too,
+// so a campaign sets it once for every process it starts.
+void LoadPlugins(const std::vector<std::string>& paths = {});
+
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_SIM_PLUGIN_HEURISTIC_H_

@@ -1,5 +1,6 @@
 """fuzz/campaign's command line: run, triage, merge (see fuzz/README.md)."""
 import argparse
+import json
 import os
 import shlex
 import shutil
@@ -22,10 +23,19 @@ MIN_REDUCE_SECONDS = 30
 
 
 def add_triage_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument('--findings', default=os.path.join(ROOT, 'fuzz', 'findings'),
-                   help='working directory of campaigns (default fuzz/findings, ignored by git)')
-    p.add_argument('--archive', default=os.path.join(ROOT, 'corpus'),
-                   help='where counterexamples are archived, as <kind>/<id>/ (default corpus/)')
+    p.add_argument('--findings', default=None,
+                   help='working directory of campaigns (default fuzz/findings, ignored by git; '
+                        'with --plugin, fuzz/findings-plugins)')
+    p.add_argument('--archive', default=None,
+                   help='where counterexamples are archived, as <kind>/<id>/ (default corpus/; '
+                        'with --plugin, FINDINGS/archive, since ctest replays corpus/ without '
+                        'plugins)')
+    p.add_argument('--plugin', action='append', default=[], metavar='PATH.so',
+                   help='fuzz the heuristics of this plugin (include/dtrcheck/heuristic.h) and '
+                        'nothing else; repeatable. Findings are confirmed by replay in dtrcheck '
+                        '(simrd has no oracle for them)')
+    p.add_argument('--heuristics', default=None, metavar='NAME,NAME',
+                   help='fuzz only these heuristics (built-in or from --plugin)')
     p.add_argument('--dtrcheck', default=os.path.join(ROOT, 'build', 'bin', 'dtrcheck'))
     p.add_argument('--fuzz-build', default=os.path.join(ROOT, 'build-fuzz'),
                    help='the clang build with DTRCHECK_FUZZ=ON (binaries in bin/)')
@@ -50,8 +60,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     run.add_argument('--time', type=float, default=600, help='seconds of fuzzing (default 600)')
     run.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
                      help='fuzzing processes (default: all cores)')
-    run.add_argument('--targets', default=','.join(TARGETS),
-                     help='comma-separated fuzzers (default both)')
+    run.add_argument('--targets', default=None,
+                     help='comma-separated fuzzers (default both; with --plugin, '
+                          'pathology_fuzzer: the parser is no plugin\'s business)')
     run.add_argument('--drain', type=float, default=0,
                      help='after fuzzing, go on triaging pending findings '
                           'for up to this many seconds')
@@ -73,7 +84,33 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if args.command is None:
         ap.print_help()
         sys.exit(2)
+    plugins = getattr(args, 'plugin', [])
+    args.plugin = [os.path.abspath(p) for p in plugins]
+    if args.findings is None:
+        args.findings = os.path.join(ROOT, 'fuzz', 'findings-plugins' if plugins else 'findings')
+    if args.archive is None:
+        args.archive = os.path.join(args.findings, 'archive') if plugins \
+            else os.path.join(ROOT, 'corpus')
     return args
+
+
+def check_plugins(args: argparse.Namespace, findings: Findings) -> None:
+    """A fuzzer input decodes to another runtime/heuristic pair under other
+    plugins or another --heuristics (fuzz/lib/fuzz_case.h): one findings
+    directory is fuzzed and triaged with one such choice, recorded in
+    pairs.json."""
+    path = os.path.join(findings.root, 'pairs.json')
+    mine = {'plugins': sorted(args.plugin), 'heuristics': args.heuristics}
+    if os.path.exists(path):
+        with open(path) as f:
+            theirs = json.load(f)
+        if theirs != mine:
+            sys.exit(f'campaign: {findings.root} was fuzzed with {json.dumps(theirs)}, '
+                     f'not {json.dumps(mine)} (--plugin, --heuristics): use another --findings')
+        return
+    with open(path + '.tmp', 'w') as f:
+        json.dump(mine, f)
+    os.rename(path + '.tmp', path)
 
 
 def log(message: str) -> None:
@@ -85,6 +122,13 @@ def environment(args: argparse.Namespace, findings: Findings) -> dict[str, str]:
     env.update(DTRCHECK_FUZZ_CLAIMS=findings.claims, DTRCHECK_FUZZ_ON_FINDING='claim',
                DTRCHECK_FUZZ_CLIFF_FACTOR=repr(args.cliff_factor),
                DTRCHECK_FUZZ_CLIFF_GAP=repr(args.cliff_gap))
+    # Read by the fuzzers and by every dtrcheck command triage runs.
+    env.pop('DTRCHECK_PLUGINS', None)
+    env.pop('DTRCHECK_FUZZ_HEURISTICS', None)
+    if args.plugin:
+        env['DTRCHECK_PLUGINS'] = ':'.join(args.plugin)
+    if args.heuristics:
+        env['DTRCHECK_FUZZ_HEURISTICS'] = args.heuristics
     return env
 
 
@@ -113,10 +157,13 @@ def sigterm_as_interrupt(signum: int, frame: Optional[FrameType]) -> None:
 def campaign(args: argparse.Namespace, fuzz: bool) -> int:
     findings = Findings(args.findings)
     findings.ensure()
+    check_plugins(args, findings)
     if fuzz and args.build:
         subprocess.run(['bash', os.path.join(ROOT, 'ci', 'fuzz_build.sh')], check=True)
     if not os.path.exists(args.dtrcheck):
         sys.exit(f'campaign: {args.dtrcheck} not found: build it (ci/build.sh) or pass --build')
+    if fuzz and args.targets is None:
+        args.targets = 'pathology_fuzzer' if args.plugin else ','.join(TARGETS)
     targets = [t for t in args.targets.split(',') if t] if fuzz else []
     fuzz_bin = os.path.join(args.fuzz_build, 'bin')
     for t in targets:
@@ -134,7 +181,7 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
               'command': 'fuzz/campaign ' + ' '.join(shlex.quote(a) for a in sys.argv[1:]),
               'cliff_factor': args.cliff_factor, 'cliff_gap': args.cliff_gap,
               'reduce_timeout': args.reduce_timeout, 'oracle': not args.no_oracle,
-              'targets': targets}
+              'targets': targets, 'plugins': args.plugin, 'heuristics': args.heuristics}
     append_jsonl(findings.campaigns, record)  # time to find counts from here
     claims_before = set(os.listdir(findings.claims))
     triage = Triage(findings, args.archive, args.dtrcheck, fuzz_bin, env, args.reduce_timeout,

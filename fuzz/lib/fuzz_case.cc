@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "analysis/format.h"
 #include "analysis/sweep.h"
 #include "sim/accepted_pairs.h"
+#include "sim/plugin_heuristic.h"
 
 namespace dtrcheck {
 
@@ -69,6 +73,32 @@ size_t IndexOf(const std::array<T, N>& table, T value, const char* what) {
 
 }  // namespace
 
+const std::vector<RuntimeHeuristic>& FuzzCasePairs() {
+  // Recomputed when the plugins or the variable change (tests load plugins
+  // and set variables as they go; the fuzzer and the CLI do so once).
+  static std::vector<RuntimeHeuristic> pairs;
+  static std::pair<size_t, std::string> made_for = {SIZE_MAX, ""};
+  const char* only_env = std::getenv("DTRCHECK_FUZZ_HEURISTICS");
+  const std::pair<size_t, std::string> now = {PluginHeuristicNames().size(),
+                                              only_env ? only_env : ""};
+  if (now == made_for) return pairs;
+  pairs = now.first == 0 ? FuzzedPairs() : PluginPairs();
+  if (!now.second.empty()) {
+    std::set<std::string> only;
+    std::stringstream list(now.second);
+    for (std::string name; std::getline(list, name, ',');)
+      if (!name.empty()) only.insert(name);
+    std::erase_if(pairs, [&](const RuntimeHeuristic& p) { return !only.count(p.heuristic); });
+  }
+  made_for = now;
+  if (pairs.empty())
+    throw std::invalid_argument(
+        "fuzz case: no runtime/heuristic pair to fuzz" +
+        std::string(now.first ? " among the plugins' heuristics" : "") +
+        (now.second.empty() ? "" : " named by DTRCHECK_FUZZ_HEURISTICS=" + now.second));
+  return pairs;
+}
+
 std::string FuzzCase::GridFrom() const { return Milli(grid_from_milli); }
 std::string FuzzCase::GridTo() const {
   return Milli(grid_from_milli + (grid_points - 1) * grid_step_milli);
@@ -88,7 +118,7 @@ FuzzCase DecodeFuzzCase(const uint8_t* data, size_t size) {
   if (c.trace.shape == "tree") c.trace.layers = TreeDepth(c.trace.layers, c.trace.width);
   c.trace.base_bytes = kBaseBytes[at(7) % kBaseBytes.size()];
 
-  const auto& pairs = FuzzedPairs();
+  const auto& pairs = FuzzCasePairs();
   const RuntimeHeuristic& pair = pairs[at(8) % pairs.size()];
   c.config.runtime = pair.runtime;
   c.config.heuristic = pair.heuristic;
@@ -124,7 +154,7 @@ std::string EncodeFuzzCase(const FuzzCase& c) {
   b[6] = static_cast<char>(c.trace.width - 1);
   b[7] = static_cast<char>(IndexOf(kBaseBytes, c.trace.base_bytes, "base_bytes"));
 
-  const auto& pairs = FuzzedPairs();
+  const auto& pairs = FuzzCasePairs();
   size_t pair = 0;
   while (pair < pairs.size() &&
          !(pairs[pair].runtime == c.config.runtime && pairs[pair].heuristic == c.config.heuristic))

@@ -15,7 +15,7 @@
 //   5      layers, within the shape's range (kept small: one input is a sweep)
 //   6      width, 1..3 (tree: depth shrunk to at most 16 leaves)
 //   7      base_bytes: 4 KiB, 64 KiB, 1 MiB or 16 MiB
-//   8      runtime/heuristic pair, index into FuzzedPairs()
+//   8      runtime/heuristic pair, index into FuzzCasePairs()
 //   9      overhead limit: none, 1.5, 2, 3, 4, 8, 16, 64
 //   10     reserved (ignored)
 //   11-12  first ratio of the grid, in thousandths: 10..950
@@ -31,6 +31,7 @@
 
 #include "io/record.h"
 #include "io/trace_log.h"
+#include "sim/accepted_pairs.h"
 #include "sim/simulate.h"
 #include "traces/synthetic/generators.h"
 
@@ -53,6 +54,16 @@ struct FuzzCase {
   std::string GridStep() const;
   std::vector<double> Ratios() const;
 };
+
+// The pairs byte 8 chooses from: FuzzedPairs() (sim/accepted_pairs.h), or,
+// once plugins are loaded (--plugin, DTRCHECK_PLUGINS), their heuristics'
+// pairs only (PluginPairs()), so that a campaign run with plugins fuzzes
+// the policies under test and nothing else; $DTRCHECK_FUZZ_HEURISTICS
+// (names separated by ',') keeps only the pairs of those heuristics. An
+// input therefore decodes to another pair under other plugins or another
+// list: triage a campaign's findings as it ran (fuzz/campaign does). Throws
+// std::invalid_argument if no pair is left.
+const std::vector<RuntimeHeuristic>& FuzzCasePairs();
 
 FuzzCase DecodeFuzzCase(const uint8_t* data, size_t size);
 FuzzCase DecodeFuzzCase(const std::string& bytes);

@@ -138,6 +138,7 @@ Json ManifestToJson(const FindingManifest& m) {
   j["trace_sha256"] = m.trace_sha256;
   j["config"] = ConfigToJson(m.spec.config);
   if (HasFactor(m.spec.property)) j["factor"] = m.spec.factor;
+  if (m.spec.failure) j["failure"] = StatusName(*m.spec.failure);
   j["budgets"] = m.budgets;
   j["expected"] = ExpectedJson(m);
   j["dtrcheck"] = m.dtrcheck;
@@ -180,6 +181,15 @@ FindingManifest ManifestFromJson(const Json& json) {
   if (m.spec.config.budget || m.spec.config.ratio)
     j.Object("config").Fail("budget", "no budget (budgets are in \"budgets\")");
   if (HasFactor(m.spec.property)) m.spec.factor = j.Number("factor");
+  if (j.Has("failure")) {
+    const std::string failure = j.String("failure");
+    if (failure == StatusName(Status::kOom))
+      m.spec.failure = Status::kOom;
+    else if (failure == StatusName(Status::kThrashed))
+      m.spec.failure = Status::kThrashed;
+    else
+      j.Fail("failure", "oom or thrashed");
+  }
   JsonFields budgets = j.Object("budgets");
   JsonFields expected = j.Object("expected");
   m.budgets = budgets.json();

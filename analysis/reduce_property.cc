@@ -48,6 +48,10 @@ void ValidatePropertySpec(const PropertySpec& spec) {
     throw std::invalid_argument("lo must be below hi");
   if (spec.lo && !spec.lo->ratio && !(spec.lo->bytes < spec.hi.bytes))
     throw std::invalid_argument("lo must be below hi");
+  if (spec.failure && spec.property != TraceProperty::kInversion)
+    throw std::invalid_argument("a failure status belongs to the inversion property only");
+  if (spec.failure && *spec.failure != Status::kOom && *spec.failure != Status::kThrashed)
+    throw std::invalid_argument("an inversion fails with oom or thrashed");
 }
 
 PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
@@ -88,7 +92,10 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
   const bool overhead_defined = check.baseline.compute > 0;
   switch (spec.property) {
     case TraceProperty::kInversion:
-      check.holds = !FindInversions(points).empty();
+      check.holds = !FindInversions(points).empty() &&
+                    (!spec.failure || points.back().status() == *spec.failure);
+      if (!FindInversions(points).empty() && !check.holds)
+        check.summary += std::string(" (not the ") + StatusName(*spec.failure) + " it must end in)";
       break;
     case TraceProperty::kCliff:
       check.holds =

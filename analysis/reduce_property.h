@@ -2,7 +2,8 @@
 //
 // Each is a pathology of analysis/pathology.h, checked with its predicate on the
 // two runs of a RunSweep:
-//   inversion   ok at lo, oom or thrashed at hi            (FindInversions)
+//   inversion   ok at lo, oom or thrashed at hi            (FindInversions);
+//               with `failure`, exactly that status at hi
 //   cliff       both ok, overheads differ by >= factor      (FindRegimeCliffs,
 //               with the gap hi - lo)
 //   overhead-rise  both ok, overhead(hi) > factor * overhead(lo)
@@ -42,6 +43,12 @@ struct PropertySpec {
   std::optional<BudgetSpec> lo;  // required except for pinned-oom
   BudgetSpec hi;
   double factor = 2.0;  // cliff and overhead-rise
+  // inversion: how the hi end must fail (kOom or kThrashed). A reducer keeps
+  // the failure it started from, as a test-case reducer's interestingness
+  // test does: without it an ok -> thrashed inversion may shrink into an
+  // ok -> oom one, another mechanism. Unset: either (manifests before
+  // 2026-12-04).
+  std::optional<Status> failure;
 };
 
 // Throws std::invalid_argument for a spec that cannot be checked (missing

@@ -39,6 +39,7 @@ struct ReduceArgs {
   std::optional<double> lo, hi;
   std::string lo_bytes, hi_bytes;
   double factor = 2.0;
+  std::string failure = "same";  // inversion: oom, thrashed, same or any
   bool no_oracle = false;
 };
 
@@ -53,6 +54,7 @@ std::string CommandLine(const ReduceArgs& a) {
   const TraceProperty property = TracePropertyFromName(a.property);
   if (property == TraceProperty::kCliff || property == TraceProperty::kOverheadRise)
     s << " --factor " << ShortestDouble(a.factor);
+  if (property == TraceProperty::kInversion && a.failure != "same") s << " --failure " << a.failure;
   const RunConfig& c = a.sim.config;
   s << " --runtime " << c.runtime << " --heuristic " << c.heuristic << " --baseline-runtime "
     << c.baseline_runtime;
@@ -119,6 +121,14 @@ int RunReduce(ReduceArgs args) {
   if (std::string why = CheckBindings(original); !why.empty())
     throw TraceError(path, 0, "not reducible: " + why);
   Graph graph = ParseTraceFile(path);
+  if (spec.property == TraceProperty::kInversion && args.failure != "any") {
+    if (args.failure == "oom") spec.failure = Status::kOom;
+    if (args.failure == "thrashed") spec.failure = Status::kThrashed;
+    if (args.failure == "same") {  // how the original fails at hi
+      PropertyCheck found = CheckTraceProperty(graph, spec);
+      if (found.holds) spec.failure = found.runs.back().status;
+    }
+  }
   PropertyCheck before = CheckTraceProperty(graph, spec);
   if (!before.holds) {
     std::cerr << "dtrcheck: the " << args.property << " property does not hold on " << path << ": "
@@ -227,6 +237,11 @@ Action AddReduceCommand(CLI::App& app) {
                   "cliff: overheads differ by >= F; overhead: hi above F x lo")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 1e300));
+  cmd->add_option("--failure", args->failure,
+                  "inversion: how hi must fail in every candidate: same (as in TRACE), oom, "
+                  "thrashed, or any")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"same", "oom", "thrashed", "any"}));
   cmd->add_option("--runtime", args->sim.config.runtime, "simrd runtime class")
       ->capture_default_str();
   cmd->add_option("--heuristic", args->sim.config.heuristic, "simrd heuristic class")

@@ -62,7 +62,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
                      help='fuzzing processes (default: all cores)')
     run.add_argument('--targets', default=None,
                      help='comma-separated fuzzers (default both; with --plugin, '
-                          'pathology_fuzzer: the parser is no plugin\'s business)')
+                          'pathology_fuzzer: the parser is no plugin business)')
     run.add_argument('--drain', type=float, default=0,
                      help='after fuzzing, go on triaging pending findings '
                           'for up to this many seconds')

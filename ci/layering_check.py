@@ -28,9 +28,10 @@ MAY_USE: dict[str, set[str]] = {
     'oracle': {'sim', 'io'},
     'analysis': {'sim', 'io', 'traces', 'oracle'},
     'reduce': {'sim', 'io', 'traces', 'oracle', 'analysis'},
+    'optimal': {'sim', 'io', 'traces', 'oracle', 'analysis'},
     'properties': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'fuzz': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
-    'cli': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz'},
+    'cli': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([A-Za-z0-9_]+)/')
 

@@ -1,0 +1,162 @@
+#include "optimal/schedule.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace dtrcheck {
+
+std::string ScheduleText(const Graph& g, const Schedule& s, const std::string& header) {
+  std::ostringstream out;
+  std::istringstream lines(header);
+  for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
+  for (const ScheduleStep& step : s.steps)
+    out << (step.kind == ScheduleStep::kCompute ? "compute " : "free ") << g.ops[step.op].name
+        << "\n";
+  return out.str();
+}
+
+Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& file) {
+  std::map<std::string, OpId, std::less<>> by_name;
+  for (size_t i = 0; i < g.ops.size(); ++i) by_name[g.ops[i].name] = static_cast<OpId>(i);
+  Schedule s;
+  std::istringstream in{std::string(text)};
+  long line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    auto space = line.find(' ');
+    std::string verb = line.substr(0, space), name = space == line.npos ? "" : line.substr(space + 1);
+    auto it = by_name.find(name);
+    if ((verb != "compute" && verb != "free") || it == by_name.end())
+      throw std::invalid_argument(file + ":" + std::to_string(line_no) +
+                                  ": expected \"compute NAME\" or \"free NAME\" of an operator");
+    s.steps.push_back({verb == "compute" ? ScheduleStep::kCompute : ScheduleStep::kFree,
+                       it->second});
+  }
+  return s;
+}
+
+ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
+  ScheduleCheck check;
+  // The storage a tensor lives in: follow views to the tensor that owns it.
+  auto owner = [&](TensorId t) {
+    for (int32_t a; (a = g.ops[g.tensors[t].op].alias[g.tensors[t].index]) >= 0;)
+      t = g.ops[g.tensors[t].op].args[a];
+    return t;
+  };
+  // The log's operators in order; constants are those computed in the
+  // Graph's schedule and pinned at once.
+  std::set<OpId> constants;
+  std::vector<OpId> log_order;
+  for (size_t i = 0; i < g.schedule.size(); ++i) {
+    if (g.schedule[i].kind != CommandKind::kCompute) continue;
+    const GOp& op = g.ops[g.schedule[i].target];
+    bool pinned_next = i + 1 < g.schedule.size() &&
+                       g.schedule[i + 1].kind == CommandKind::kPin &&
+                       op.result.size() == 1 && g.schedule[i + 1].target == op.result[0];
+    if (pinned_next && op.args.empty() && op.cost == 0 && op.name.rfind("constant/", 0) == 0)
+      constants.insert(g.schedule[i].target);
+    log_order.push_back(g.schedule[i].target);
+  }
+  std::set<TensorId> resident, materialized;  // storages (owner tensors); tensors
+  Int memory = g.output_ram;
+  check.peak = memory;
+  std::set<OpId> done;
+  size_t next_first = 0;  // log_order[next_first] is the next operator to run for the first time
+  // Constants come into memory where the log creates them.
+  auto create_constants = [&]() {
+    for (; next_first < log_order.size() && constants.count(log_order[next_first]); ++next_first) {
+      TensorId t = g.ops[log_order[next_first]].result[0];
+      resident.insert(t);
+      materialized.insert(t);
+      memory += g.tensors[t].storage_size;
+      if (memory > check.peak) check.peak = memory;
+    }
+    return memory <= budget;
+  };
+  for (size_t k = 0; k < s.steps.size(); ++k) {
+    const ScheduleStep& step = s.steps[k];
+    const GOp& op = g.ops[step.op];
+    const std::string at = "step " + std::to_string(k + 1) + " (" +
+                           (step.kind == ScheduleStep::kCompute ? "compute " : "free ") + op.name +
+                           "): ";
+    if (constants.count(step.op)) {
+      check.error = at + "a constant is resident throughout";
+      return check;
+    }
+    if (step.kind == ScheduleStep::kFree) {
+      for (size_t r = 0; r < op.result.size(); ++r) {
+        TensorId t = op.result[r];
+        materialized.erase(t);
+        if (op.alias[r] >= 0) continue;
+        if (!resident.erase(t)) {
+          check.error = at + "tensor " + g.tensors[t].name + " is not resident";
+          return check;
+        }
+        memory -= g.tensors[t].storage_size;
+        for (size_t v = 0; v < g.tensors.size(); ++v)
+          if (owner(static_cast<TensorId>(v)) == t) materialized.erase(static_cast<TensorId>(v));
+      }
+      continue;
+    }
+    if (!done.count(step.op)) {
+      if (!create_constants()) {
+        check.error = at + "the constants before it exceed the budget";
+        return check;
+      }
+      if (next_first >= log_order.size() || log_order[next_first] != step.op) {
+        check.error = at + "runs for the first time out of log order";
+        return check;
+      }
+      ++next_first;
+      done.insert(step.op);
+    } else {
+      ++check.recomputations;
+    }
+    for (TensorId a : op.args)
+      if (!materialized.count(a) || !resident.count(owner(a))) {
+        check.error = at + "argument " + g.tensors[a].name + " is not materialized";
+        return check;
+      }
+    for (size_t r = 0; r < op.result.size(); ++r) {
+      TensorId t = op.result[r];
+      if (op.alias[r] < 0) {
+        if (!resident.insert(t).second) {
+          check.error = at + "tensor " + g.tensors[t].name + " is already resident";
+          return check;
+        }
+        memory += g.tensors[t].storage_size;
+      }
+      materialized.insert(t);
+    }
+    check.compute += op.cost;
+    if (memory > check.peak) check.peak = memory;
+    if (memory > budget) {
+      check.error = at + "memory " + IntToString(memory) + " exceeds the budget " +
+                    IntToString(budget);
+      return check;
+    }
+  }
+  if (!create_constants()) {
+    check.error = "the constants at the end of the log exceed the budget";
+    return check;
+  }
+  if (next_first != log_order.size()) {
+    check.error = "operator " + g.ops[log_order[next_first]].name + " never runs";
+    return check;
+  }
+  for (const std::string& name : g.outputs) {
+    bool found = false;
+    for (TensorId t : resident) found = found || g.tensors[t].name == name;
+    if (!found) {
+      check.error = "output " + name + " is not resident at the end";
+      return check;
+    }
+  }
+  check.ok = true;
+  return check;
+}
+
+}  // namespace dtrcheck

@@ -1,5 +1,6 @@
 #include "optimal/exhaustive.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -12,28 +13,33 @@ namespace dtrcheck {
 std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
                                      bool log_order_within_stage) {
   const int n = static_cast<int>(p.nodes.size());
-  if (n > 20) throw std::invalid_argument("exhaustive search: more than 20 nodes");
+  const int units = static_cast<int>(p.units.size());
+  if (n > 24 || units > 24)
+    throw std::invalid_argument("exhaustive search: more than 24 operators or units");
   // State: stage t (nodes < t have run for the first time), the next node a
-  // recomputation may be (log order), and the resident set.
+  // recomputation may be (log order), and the resident units.
   struct State {
     int t, next;
     uint32_t resident;
   };
-  auto key = [&](const State& s) {
-    return (static_cast<uint64_t>(s.t) << 40) | (static_cast<uint64_t>(s.next) << 32) |
-           s.resident;
+  auto key = [](const State& s) {
+    return (static_cast<uint64_t>(s.t) << 40) | (static_cast<uint64_t>(s.next) << 32) | s.resident;
   };
-  std::vector<uint32_t> deps(n, 0), bases(n, 0), dependents_of_base(n, 0);
+  std::vector<uint32_t> deps(n, 0), made(n, 0), with_views(units, 0);
   for (int k = 0; k < n; ++k) {
-    for (int d : p.nodes[k].deps) deps[k] |= 1u << d;
-    for (int b : p.nodes[k].view_bases) dependents_of_base[b] |= 1u << k;
+    for (int u : p.nodes[k].deps) deps[k] |= 1u << u;
+    for (int u : p.nodes[k].units) made[k] |= 1u << u;
+  }
+  for (int u = 0; u < units; ++u) {
+    with_views[u] |= 1u << u;
+    if (p.units[u].base >= 0) with_views[p.units[u].base] |= 1u << u;
   }
   uint32_t outputs = 0;
   for (int o : p.outputs) outputs |= 1u << o;
   auto memory = [&](uint32_t resident) {
     Int m = 0;
-    for (int i = 0; i < n; ++i)
-      if (resident >> i & 1) m += p.nodes[i].size;
+    for (int u = 0; u < units; ++u)
+      if (resident >> u & 1) m += p.units[u].size;
     return m;
   };
   using Entry = std::pair<Int, uint64_t>;
@@ -54,19 +60,19 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
     queue.pop();
     if (best[k] < cost) continue;
     const State s = states[k];
-    if (s.t == n && (s.resident & outputs) == outputs &&
-        p.fixed_at_end + memory(outputs) <= budget)
+    if (s.t == n && (s.resident & outputs) == outputs && p.fixed_at_end + memory(outputs) <= budget)
       return cost;
-    // Free a resident node (and the views of its storage with it).
-    for (int i = 0; i < n; ++i)
-      if (s.resident >> i & 1)
-        push({s.t, s.next, s.resident & ~(1u << i) & ~dependents_of_base[i]}, cost);
-    if (s.t == n) continue;
-    // Compute node j: a recomputation (j < t) or the stage's own node (j == t).
-    for (int j = log_order_within_stage ? s.next : 0; j <= s.t; ++j) {
-      if (s.resident >> j & 1 || (s.resident & deps[j]) != deps[j]) continue;
-      uint32_t after = s.resident | 1u << j;
-      if (p.nodes[s.t].resident_before + memory(after) > budget) continue;
+    // Free a resident unit (a storage takes the views of it along).
+    for (int u = 0; u < units; ++u)
+      if (s.resident >> u & 1) push({s.t, s.next, s.resident & ~with_views[u]}, cost);
+    // Compute node j: a recomputation (j < t) or the stage's own node (j ==
+    // t); after the last node (t == n), recomputations for the outputs.
+    const Int constants = s.t < n ? p.nodes[s.t].resident_before : p.fixed_at_end;
+    for (int j = log_order_within_stage ? s.next : 0; j <= std::min(s.t, n - 1); ++j) {
+      if ((s.resident & deps[j]) != deps[j]) continue;
+      if (j < s.t && (s.resident & made[j]) == made[j]) continue;  // nothing to remake
+      uint32_t after = s.resident | made[j];
+      if (constants + memory(after) > budget) continue;
       if (j == s.t)
         push({s.t + 1, 0, after}, cost + p.nodes[j].cost);
       else

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <cmath>
+#include <map>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include <coin/CbcModel.hpp>
@@ -47,58 +48,101 @@ Int CommonFactor(const std::vector<Int>& values) {
   return g == 0 ? 1 : g;
 }
 
-// The program's columns and rows, built once.
+// The program's columns and rows, built once. Nodes k < n, units u (with
+// producer P(u) and size m(u)), stages t <= n; stage n computes no node of
+// its own: it recomputes outputs, as simrd's pins at the end of the log
+// rematerialize them:
+//   R[t][k]        node k computed in stage t (k <= t; R[t][t] = 1 for t < n)
+//   S[t][u]        unit u kept from stage t-1 into stage t (P(u) < t)
+//   A[t][u]        unit u allocated when P(u) is computed in stage t:
+//                  A >= R[t][P(u)] - S[t][u] (a resident unit is not allocated again)
+//   F[t][u][k]     unit u freed right after node k in stage t, for u a
+//                  dependency or a unit of k: F <= R[t][k], F <= 1 - S[t+1][u],
+//                  F <= 1 - R[t][j] for every later user j of u in the stage
+// subject to
+//   R[t][k] <= R[t][P(u)] + S[t][u]        for each dependency u of k
+//   S[t+1][u] <= R[t][P(u)] + S[t][u]
+//   S[t][v] <= S[t][base(v)]               for a view v
+//   S[n+1][o] = 1                          for each output o
+//   memory after node k in stage t, before its frees: constants so far +
+//     sum m(u) S[t][u] + sum_{j<=k} sum_{u of j} m(u) A[t][u]
+//     - sum_{j<k} sum_u m(u) F[t][u][j]  <=  budget
+//   at the end: every constant + sum m(u) S[n+1][u] <= budget
+// minimising sum c(k) R[t][k]. Frees only lower memory, so the solver sets
+// F wherever its bounds allow; no lower bound is needed.
 class Program {
  public:
   // Sizes are divided by size_unit, which divides them all: a sum of sizes
   // is at most B - F exactly when the sum of units is at most floor((B - F) / unit).
   Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit)
       : p_(p), n_(static_cast<int>(p.nodes.size())), users_(p.Users()) {
-    for (int t = 0; t < n_; ++t)
-      for (int i = 0; i <= t; ++i) r_[{t, i}] = Column(Cost(i, cost_unit), 0, 1);
-    for (int t = 1; t <= n_; ++t)
-      for (int i = 0; i < t; ++i) s_[{t, i}] = Column(0, 0, 1);
-    for (int t = 0; t < n_; ++t)
-      for (int k = 0; k <= t; ++k)
-        for (int i : Freeable(k)) free_[{t, i, k}] = Column(0, 0, 1);
-    for (int t = 0; t < n_; ++t) col_lo_[r_[{t, t}]] = 1;
-    for (int o : p.outputs) col_lo_[s_[{n_, o}]] = 1;
+    const int units = static_cast<int>(p.units.size());
+    for (int t = 0; t <= n_; ++t)
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k)
+        r_[{t, k}] = Column(Cost(k, cost_unit), t == k ? 1 : 0, 1);
+    for (int t = 1; t <= n_ + 1; ++t)
+      for (int u = 0; u < units; ++u)
+        if (Producer(u) < t) s_[{t, u}] = Column(0, 0, 1);
+    for (int t = 0; t <= n_; ++t)
+      for (int u = 0; u < units; ++u)
+        if (Producer(u) <= t && p.units[u].size > 0) a_[{t, u}] = Column(0, 0, 1);
+    for (int t = 0; t <= n_; ++t)
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k)
+        for (int u : Freeable(k)) free_[{t, u, k}] = Column(0, 0, 1);
+    for (int o : p.outputs) col_lo_[S(n_ + 1, o)] = 1;
 
-    for (int t = 0; t < n_; ++t) {
-      for (int k = 0; k <= t; ++k)
-        for (int d : p.nodes[k].deps) Row({{R(t, k), 1}, {R(t, d), -1}, {S(t, d), -1}}, 0);
-      for (int i = 0; i <= t; ++i) Row({{S(t + 1, i), 1}, {R(t, i), -1}, {S(t, i), -1}}, 0);
-      for (int i = 0; i < t; ++i) Row({{R(t, i), 1}, {S(t, i), 1}}, 1);
-      for (int k = 0; k <= t; ++k) {
-        for (int i : Freeable(k)) {
-          int f = free_.at({t, i, k});
-          Row({{f, 1}, {R(t, k), -1}}, 0);
-          Row({{f, 1}, {S(t + 1, i), 1}}, 1);
-          for (int j : users_[i])
-            if (j > k && j <= t) Row({{f, 1}, {R(t, j), 1}}, 1);
-        }
+    for (int t = 0; t <= n_; ++t) {
+      const int last = std::min(t, n_ - 1);  // the last node stage t may compute
+      const Int constants = t < n_ ? p.nodes[t].resident_before : p.fixed_at_end;
+      for (int k = 0; k <= last; ++k)
+        for (int u : p.nodes[k].deps)
+          Row({{R(t, k), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
+      for (int u = 0; u < units; ++u) {
+        if (Producer(u) > t) continue;
+        Row({{S(t + 1, u), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
+        if (A(t, u) >= 0) Row({{R(t, Producer(u)), 1}, {S(t, u), -1}, {A(t, u), -1}}, 0);
       }
-      // Memory right after each computation that allocates, before its frees.
-      for (int k = 0; k <= t; ++k) {
-        if (p.nodes[k].size == 0) continue;
+      for (int k = 0; k <= last; ++k)
+        for (int u : Freeable(k)) {
+          int f = free_.at({t, u, k});
+          Row({{f, 1}, {R(t, k), -1}}, 0);
+          Row({{f, 1}, {S(t + 1, u), 1}}, 1);
+          for (int j : users_[u])
+            if (j > k && j <= last) Row({{f, 1}, {R(t, j), 1}}, 1);
+        }
+      for (int k = 0; k <= last; ++k) {
         std::vector<std::pair<int, double>> terms;
-        for (int i = 0; i < t; ++i) terms.push_back({S(t, i), Size(i, size_unit)});
-        for (int j = 0; j <= k; ++j) terms.push_back({R(t, j), Size(j, size_unit)});
+        bool allocates = false;
+        for (int u = 0; u < units; ++u) terms.push_back({S(t, u), Size(u, size_unit)});
+        for (int j = 0; j <= k; ++j)
+          for (int u : p.nodes[j].units) {
+            terms.push_back({A(t, u), Size(u, size_unit)});
+            allocates = allocates || (j == k && p.units[u].size > 0);
+          }
+        if (!allocates) continue;  // memory only falls after a node that allocates nothing
         for (int j = 0; j < k; ++j)
-          for (int i : Freeable(j)) terms.push_back({free_.at({t, i, j}), -Size(i, size_unit)});
-        Row(terms, IntToDouble((budget - p.nodes[t].resident_before) / size_unit));
+          for (int u : Freeable(j)) terms.push_back({free_.at({t, u, j}), -Size(u, size_unit)});
+        Row(terms, IntToDouble((budget - constants) / size_unit));
       }
     }
-    std::vector<std::pair<int, double>> end;  // the outputs beside every constant
-    for (int i = 0; i < n_; ++i) end.push_back({S(n_, i), Size(i, size_unit)});
+    for (int t = 1; t <= n_ + 1; ++t)
+      for (int v = 0; v < units; ++v)
+        if (p.units[v].base >= 0 && Producer(v) < t)
+          Row({{S(t, v), 1}, {S(t, p.units[v].base), -1}}, 0);
+    std::vector<std::pair<int, double>> end;  // the kept units beside every constant
+    for (int u = 0; u < units; ++u) end.push_back({S(n_ + 1, u), Size(u, size_unit)});
     Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
-    for (int t = 1; t <= n_; ++t)
-      for (int pnode = 0; pnode < t; ++pnode)
-        for (int b : p.nodes[pnode].view_bases) Row({{S(t, pnode), 1}, {S(t, b), -1}}, 0);
   }
 
-  int R(int t, int i) const { return r_.at({t, i}); }
-  int S(int t, int i) const { return i < t ? s_.at({t, i}) : -1; }
+  int R(int t, int k) const { return r_.at({t, k}); }
+  int S(int t, int u) const {
+    auto it = s_.find({t, u});
+    return it == s_.end() ? -1 : it->second;
+  }
+  int A(int t, int u) const {
+    auto it = a_.find({t, u});
+    return it == a_.end() ? -1 : it->second;
+  }
   size_t Columns() const { return obj_.size(); }
   size_t Rows() const { return row_ub_.size(); }
 
@@ -112,33 +156,33 @@ class Program {
   }
 
   // The schedule of a solution: each stage's computations in log order,
-  // each node freed after its last use in the stage unless kept, and what
-  // is not kept freed at the end of the stage.
+  // each unit freed after its last use in the stage unless kept, and what
+  // is not kept freed at the end of the stage (a node is freed when none of
+  // its units stays).
   std::vector<NodeStep> Steps(const double* x) const {
     auto on = [&](int col) { return col >= 0 && x[col] > 0.5; };
+    const int units = static_cast<int>(p_.units.size());
     std::vector<NodeStep> steps;
-    std::vector<bool> resident(n_, false);
-    for (int t = 0; t < n_; ++t) {
-      for (int k = 0; k <= t; ++k) {
+    std::vector<bool> resident(units, false);
+    auto free_unit = [&](int u) {
+      if (!resident[u]) return;
+      steps.push_back({u, false});
+      resident[u] = false;
+    };
+    for (int t = 0; t <= n_; ++t) {
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k) {
         if (!on(R(t, k))) continue;
         steps.push_back({k, true});
-        resident[k] = true;
-        std::vector<int> candidates = p_.nodes[k].deps;
-        candidates.push_back(k);
-        for (int i : candidates) {
+        for (int u : p_.nodes[k].units) resident[u] = true;
+        for (int u : Freeable(k)) {
           bool later = false;
-          for (int j : users_[i]) later = later || (j > k && j <= t && on(R(t, j)));
-          if (resident[i] && !later && !on(S(t + 1, i)) && p_.nodes[i].size > 0) {
-            steps.push_back({i, false});
-            resident[i] = false;
-          }
+          for (int j : users_[u])
+            later = later || (j > k && j <= std::min(t, n_ - 1) && on(R(t, j)));
+          if (!later && !on(S(t + 1, u))) free_unit(u);
         }
       }
-      for (int i = 0; i <= t; ++i)
-        if (resident[i] && !on(S(t + 1, i))) {
-          steps.push_back({i, false});
-          resident[i] = false;
-        }
+      for (int u = 0; u < units; ++u)
+        if (!on(S(t + 1, u))) free_unit(u);
     }
     return steps;
   }
@@ -146,19 +190,19 @@ class Program {
  private:
   struct Key {
     int a, b, c = 0;
-    bool operator<(const Key& o) const {
-      return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c;
-    }
+    bool operator<(const Key& o) const { return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c; }
   };
-  std::vector<int> Freeable(int k) const {  // deps of k and k itself, of non-zero size
-    std::vector<int> out;
-    for (int d : p_.nodes[k].deps)
-      if (p_.nodes[d].size > 0) out.push_back(d);
-    if (p_.nodes[k].size > 0) out.push_back(k);
-    return out;
+  int Producer(int u) const { return p_.units[u].node; }
+  std::vector<int> Freeable(int k) const {  // k's dependencies and units, of non-zero size
+    std::set<int> out;
+    for (int u : p_.nodes[k].deps)
+      if (p_.units[u].size > 0) out.insert(u);
+    for (int u : p_.nodes[k].units)
+      if (p_.units[u].size > 0) out.insert(u);
+    return std::vector<int>(out.begin(), out.end());
   }
-  double Cost(int i, Int unit) const { return IntToDouble(p_.nodes[i].cost / unit); }
-  double Size(int i, Int unit) const { return IntToDouble(p_.nodes[i].size / unit); }
+  double Cost(int k, Int unit) const { return IntToDouble(p_.nodes[k].cost / unit); }
+  double Size(int u, Int unit) const { return IntToDouble(p_.units[u].size / unit); }
   int Column(double cost, double lo, double up) {
     obj_.push_back(cost);
     col_lo_.push_back(lo);
@@ -179,21 +223,27 @@ class Program {
   const RematProblem& p_;
   int n_;
   std::vector<std::vector<int>> users_;
-  std::map<Key, int> r_, s_, free_;
+  std::map<Key, int> r_, s_, a_, free_;
   std::vector<double> obj_, col_lo_, col_up_, row_ub_;
   CoinPackedMatrix matrix_{false, 0, 0};
 };
 
 }  // namespace
 
+Schedule ToSchedule(const RematProblem& p, const std::vector<NodeStep>& steps) {
+  Schedule s;
+  for (const NodeStep& n : steps)
+    s.steps.push_back(n.compute ? ScheduleStep{ScheduleStep::kCompute, p.nodes[n.index].op}
+                                : ScheduleStep{ScheduleStep::kFree, p.units[n.index].tensor});
+  return s;
+}
+
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options) {
   auto started = std::chrono::steady_clock::now();
   OptimalResult result;
   std::vector<Int> sizes, costs;
-  for (const RematNode& n : p.nodes) {
-    sizes.push_back(n.size);
-    costs.push_back(n.cost);
-  }
+  for (const RematNode& n : p.nodes) costs.push_back(n.cost);
+  for (const RematUnit& u : p.units) sizes.push_back(u.size);
   const Int size_unit = CommonFactor(sizes), cost_unit = CommonFactor(costs);
   auto finish = [&]() {
     result.seconds =
@@ -237,10 +287,11 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality.
   const std::string seconds = std::to_string(options.time_limit_seconds);
-  const char* argv[] = {"dtrcheck-optimal", "-log",          "0",   "-seconds", seconds.c_str(),
-                        "-allowableGap",    "0.999",         "-ratioGap", "0",  "-solve",
-                        "-quit"};
-  CbcMain1(static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
+  const char* argv[] = {
+      "dtrcheck-optimal", "-log", "0",      "-seconds", seconds.c_str(), "-allowableGap", "0.999",
+      "-ratioGap",        "0",    "-solve", "-quit"};
+  CbcMain1(
+      static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
   result.best_bound = std::max(result.lp_bound, model.getBestPossibleObjValue() * unit);
   const double* x = model.bestSolution();
   if (model.isProvenInfeasible() && !x) {
@@ -254,7 +305,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   result.steps = program.Steps(x);
   Int total = 0;
   for (const NodeStep& s : result.steps)
-    if (s.compute) total += p.nodes[s.node].cost;
+    if (s.compute) total += p.nodes[s.index].cost;
   result.compute = total;
   result.status = model.isProvenOptimal() ? OptimalStatus::kOptimal : OptimalStatus::kFeasible;
   if (result.status == OptimalStatus::kOptimal) result.best_bound = IntToDouble(total);

@@ -34,21 +34,27 @@ bool IsConstant(const Graph& g, size_t command) {
 }  // namespace
 
 std::vector<std::vector<int>> RematProblem::Users() const {
-  std::vector<std::vector<int>> users(nodes.size());
+  std::vector<std::vector<int>> users(units.size());
   for (size_t k = 0; k < nodes.size(); ++k)
-    for (int d : nodes[k].deps) users[d].push_back(static_cast<int>(k));
+    for (int u : nodes[k].deps) users[u].push_back(static_cast<int>(k));
   return users;
+}
+
+std::vector<std::vector<int>> RematProblem::Views() const {
+  std::vector<std::vector<int>> views(units.size());
+  for (size_t u = 0; u < units.size(); ++u)
+    if (units[u].base >= 0) views[units[u].base].push_back(static_cast<int>(u));
+  return views;
 }
 
 RematProblem MakeRematProblem(const Graph& g) {
   RematProblem p;
-  std::vector<int> node_of(g.ops.size(), -1);
+  std::vector<int> unit_of(g.tensors.size(), -1);  // -1: a constant's, or not yet made
   std::vector<bool> computed(g.ops.size(), false);
   Int fixed = g.output_ram;  // resident from the start
-  auto producer = [&](TensorId t) -> int {
-    OpId op = g.tensors[t].op;
-    if (!computed[op]) throw std::invalid_argument("an argument before its producer");
-    return node_of[op];  // -1: a constant
+  auto unit = [&](TensorId t) -> int {
+    if (!computed[g.tensors[t].op]) throw std::invalid_argument("an argument before its producer");
+    return unit_of[t];
   };
   for (size_t ci = 0; ci < g.schedule.size(); ++ci) {
     const Command& c = g.schedule[ci];
@@ -60,38 +66,44 @@ RematProblem MakeRematProblem(const Graph& g) {
       fixed += op.size.at(0);
       continue;
     }
+    const int k = static_cast<int>(p.nodes.size());
     RematNode n;
     n.op = c.target;
     n.name = op.name;
     n.cost = op.cost;
     n.resident_before = fixed;
-    std::set<int> deps, bases;
+    std::set<int> deps;
     for (TensorId a : op.args) {
-      if (int d = producer(a); d >= 0) deps.insert(d);
-      if (int b = producer(StorageRoot(g, a)); b >= 0) deps.insert(b);
-    }
-    for (size_t i = 0; i < op.result.size(); ++i) {
-      if (op.alias[i] < 0) {
-        n.size += op.size[i];
-      } else if (int b = producer(StorageRoot(g, op.args[op.alias[i]])); b >= 0) {
-        bases.insert(b);
-      }
+      if (int u = unit(a); u >= 0) deps.insert(u);
+      if (int u = unit(StorageRoot(g, a)); u >= 0) deps.insert(u);
     }
     n.deps.assign(deps.begin(), deps.end());
-    n.view_bases.assign(bases.begin(), bases.end());
     computed[c.target] = true;
-    node_of[c.target] = static_cast<int>(p.nodes.size());
+    for (size_t i = 0; i < op.result.size(); ++i) {
+      RematUnit u;
+      u.node = k;
+      u.tensor = op.result[i];
+      if (op.alias[i] < 0)
+        u.size = op.size[i];
+      else
+        u.base = unit(StorageRoot(g, op.args[op.alias[i]]));
+      if (op.alias[i] >= 0 && u.base < 0) continue;  // a view of a constant: always there
+      unit_of[op.result[i]] = static_cast<int>(p.units.size());
+      n.units.push_back(static_cast<int>(p.units.size()));
+      p.units.push_back(u);
+    }
     p.model_compute += n.cost;
     p.nodes.push_back(std::move(n));
   }
   p.fixed_at_end = fixed;
   std::map<std::string, TensorId> by_name;
-  for (size_t t = 0; t < g.tensors.size(); ++t) by_name[g.tensors[t].name] = static_cast<TensorId>(t);
+  for (size_t t = 0; t < g.tensors.size(); ++t)
+    by_name[g.tensors[t].name] = static_cast<TensorId>(t);
   std::set<int> outputs;
   for (const std::string& storage : g.outputs) {
     auto it = by_name.find(storage);
     if (it == by_name.end()) throw std::invalid_argument("output " + storage + " has no tensor");
-    if (int n = node_of[g.tensors[StorageRoot(g, it->second)].op]; n >= 0) outputs.insert(n);
+    if (int u = unit_of[StorageRoot(g, it->second)]; u >= 0) outputs.insert(u);
   }
   p.outputs.assign(outputs.begin(), outputs.end());
   return p;

@@ -1,16 +1,17 @@
 // A simrd Graph as a rematerialization problem: the operators to execute in
-// log order, what each needs resident, what it allocates and what it costs.
+// log order, the storages each creates, which it needs resident, and what
+// it costs.
 //
 // This is the model the exact solver (optimal/milp_solver.h) and the
 // exhaustive search (optimal/exhaustive.h) optimise over. Its relation to
 // simrd's runtime, and where it differs, is in optimal/README.md; in short:
-//  * a node is a non-constant operator; its size is the bytes of the new
-//    storages it creates (a tuple's outputs merged, as simrd's
-//    parse/checkmate.py merges tuples; views add nothing);
-//  * a node depends on the producers of its arguments' storages: an
-//    argument that is a view needs both the view's operator and the
-//    operator that created the storage it views (aliases collapsed onto
-//    their base storage, as parse/graph.py does for Checkmate);
+//  * a node is a non-constant operator, computed as a whole (all its
+//    outputs at once, as simrd's compute does); a unit is one thing a node
+//    makes resident: a storage it creates (its bytes), or a view of an
+//    argument's storage (0 bytes, resident only while that storage is);
+//    units are freed one by one, as simrd frees storages;
+//  * a node needs resident the unit of each argument tensor and, for a
+//    view argument, the storage it views;
 //  * constants are resident from where the log creates them to the end
 //    (never freed, never recomputed);
 //  * the outputs (storages still referenced at the end of the log) must be
@@ -25,23 +26,32 @@
 
 namespace dtrcheck {
 
+struct RematUnit {
+  int node = 0;     // the node that makes it resident
+  TensorId tensor;  // in the Graph
+  Int size = 0;     // bytes; 0 for a view
+  int base = -1;    // a view: the unit of the storage it views
+};
+
 struct RematNode {
-  OpId op = -1;       // in the Graph
-  std::string name;   // simrd's unique operator name ("conv/12")
-  Int cost = 0;       // TIME
-  Int size = 0;       // bytes of the storages it creates
+  OpId op = -1;             // in the Graph
+  std::string name;         // simrd's unique operator name ("conv/12")
+  Int cost = 0;             // TIME
   Int resident_before = 0;  // bytes of constants (and output_ram) resident when it first runs
-  std::vector<int> deps;        // nodes that must be resident to compute it (ascending)
-  std::vector<int> view_bases;  // nodes whose storages its views alias (ascending)
+  std::vector<int> units;   // what it makes resident
+  std::vector<int> deps;    // units that must be resident to compute it (ascending)
 };
 
 struct RematProblem {
   std::vector<RematNode> nodes;  // in log order
-  Int fixed_at_end = 0;  // every constant, and output_ram under PREALLOCATE
-  std::vector<int> outputs;      // nodes that must be resident at the end (ascending)
+  std::vector<RematUnit> units;  // in order of their nodes
+  Int fixed_at_end = 0;          // every constant, and output_ram under PREALLOCATE
+  std::vector<int> outputs;      // units that must be resident at the end (ascending)
   Int model_compute = 0;         // each node once: the Graph's compute
-  // users[i]: the nodes that depend on node i (ascending).
+  // users[u]: the nodes that need unit u (ascending).
   std::vector<std::vector<int>> Users() const;
+  // views[u]: the view units whose base is u.
+  std::vector<std::vector<int>> Views() const;
 };
 
 // Throws std::invalid_argument for a Graph whose schedule computes an

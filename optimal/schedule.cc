@@ -12,14 +12,18 @@ std::string ScheduleText(const Graph& g, const Schedule& s, const std::string& h
   std::istringstream lines(header);
   for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
   for (const ScheduleStep& step : s.steps)
-    out << (step.kind == ScheduleStep::kCompute ? "compute " : "free ") << g.ops[step.op].name
+    out << (step.kind == ScheduleStep::kCompute ? "compute " + g.ops[step.target].name
+                                                : "free " + g.tensors[step.target].name)
         << "\n";
   return out.str();
 }
 
 Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& file) {
-  std::map<std::string, OpId, std::less<>> by_name;
-  for (size_t i = 0; i < g.ops.size(); ++i) by_name[g.ops[i].name] = static_cast<OpId>(i);
+  std::map<std::string, OpId, std::less<>> ops;
+  std::map<std::string, TensorId, std::less<>> tensors;
+  for (size_t i = 0; i < g.ops.size(); ++i) ops[g.ops[i].name] = static_cast<OpId>(i);
+  for (size_t i = 0; i < g.tensors.size(); ++i)
+    tensors[g.tensors[i].name] = static_cast<TensorId>(i);
   Schedule s;
   std::istringstream in{std::string(text)};
   long line_no = 0;
@@ -27,13 +31,17 @@ Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& 
     ++line_no;
     if (line.empty() || line[0] == '#') continue;
     auto space = line.find(' ');
-    std::string verb = line.substr(0, space), name = space == line.npos ? "" : line.substr(space + 1);
-    auto it = by_name.find(name);
-    if ((verb != "compute" && verb != "free") || it == by_name.end())
+    std::string verb = line.substr(0, space),
+                name = space == line.npos ? "" : line.substr(space + 1);
+    auto op = ops.find(name);
+    auto tensor = tensors.find(name);
+    if (verb == "compute" && op != ops.end())
+      s.steps.push_back({ScheduleStep::kCompute, op->second});
+    else if (verb == "free" && tensor != tensors.end())
+      s.steps.push_back({ScheduleStep::kFree, tensor->second});
+    else
       throw std::invalid_argument(file + ":" + std::to_string(line_no) +
-                                  ": expected \"compute NAME\" or \"free NAME\" of an operator");
-    s.steps.push_back({verb == "compute" ? ScheduleStep::kCompute : ScheduleStep::kFree,
-                       it->second});
+                                  ": expected \"compute OPERATOR\" or \"free TENSOR\"");
   }
   return s;
 }
@@ -53,8 +61,7 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
   for (size_t i = 0; i < g.schedule.size(); ++i) {
     if (g.schedule[i].kind != CommandKind::kCompute) continue;
     const GOp& op = g.ops[g.schedule[i].target];
-    bool pinned_next = i + 1 < g.schedule.size() &&
-                       g.schedule[i + 1].kind == CommandKind::kPin &&
+    bool pinned_next = i + 1 < g.schedule.size() && g.schedule[i + 1].kind == CommandKind::kPin &&
                        op.result.size() == 1 && g.schedule[i + 1].target == op.result[0];
     if (pinned_next && op.args.empty() && op.cost == 0 && op.name.rfind("constant/", 0) == 0)
       constants.insert(g.schedule[i].target);
@@ -78,40 +85,43 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
   };
   for (size_t k = 0; k < s.steps.size(); ++k) {
     const ScheduleStep& step = s.steps[k];
-    const GOp& op = g.ops[step.op];
-    const std::string at = "step " + std::to_string(k + 1) + " (" +
-                           (step.kind == ScheduleStep::kCompute ? "compute " : "free ") + op.name +
-                           "): ";
-    if (constants.count(step.op)) {
+    if (step.kind == ScheduleStep::kFree) {
+      const TensorId t = step.target;
+      const std::string at =
+          "step " + std::to_string(k + 1) + " (free " + g.tensors[t].name + "): ";
+      if (constants.count(g.tensors[t].op)) {
+        check.error = at + "a constant is resident throughout";
+        return check;
+      }
+      materialized.erase(t);
+      if (owner(t) != t) continue;  // a view: its storage stays
+      if (!resident.erase(t)) {
+        check.error = at + "not resident";
+        return check;
+      }
+      memory -= g.tensors[t].storage_size;
+      for (size_t v = 0; v < g.tensors.size(); ++v)
+        if (owner(static_cast<TensorId>(v)) == t) materialized.erase(static_cast<TensorId>(v));
+      continue;
+    }
+    const OpId op_id = step.target;
+    const GOp& op = g.ops[op_id];
+    const std::string at = "step " + std::to_string(k + 1) + " (compute " + op.name + "): ";
+    if (constants.count(op_id)) {
       check.error = at + "a constant is resident throughout";
       return check;
     }
-    if (step.kind == ScheduleStep::kFree) {
-      for (size_t r = 0; r < op.result.size(); ++r) {
-        TensorId t = op.result[r];
-        materialized.erase(t);
-        if (op.alias[r] >= 0) continue;
-        if (!resident.erase(t)) {
-          check.error = at + "tensor " + g.tensors[t].name + " is not resident";
-          return check;
-        }
-        memory -= g.tensors[t].storage_size;
-        for (size_t v = 0; v < g.tensors.size(); ++v)
-          if (owner(static_cast<TensorId>(v)) == t) materialized.erase(static_cast<TensorId>(v));
-      }
-      continue;
-    }
-    if (!done.count(step.op)) {
+    if (!done.count(op_id)) {
       if (!create_constants()) {
         check.error = at + "the constants before it exceed the budget";
         return check;
       }
-      if (next_first >= log_order.size() || log_order[next_first] != step.op) {
+      if (next_first >= log_order.size() || log_order[next_first] != op_id) {
         check.error = at + "runs for the first time out of log order";
         return check;
       }
       ++next_first;
-      done.insert(step.op);
+      done.insert(op_id);
     } else {
       ++check.recomputations;
     }
@@ -122,20 +132,16 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
       }
     for (size_t r = 0; r < op.result.size(); ++r) {
       TensorId t = op.result[r];
-      if (op.alias[r] < 0) {
-        if (!resident.insert(t).second) {
-          check.error = at + "tensor " + g.tensors[t].name + " is already resident";
-          return check;
-        }
-        memory += g.tensors[t].storage_size;
-      }
+      // A resident storage is kept, not allocated again (simrd materializes
+      // only what is not material).
+      if (op.alias[r] < 0 && resident.insert(t).second) memory += g.tensors[t].storage_size;
       materialized.insert(t);
     }
     check.compute += op.cost;
     if (memory > check.peak) check.peak = memory;
     if (memory > budget) {
-      check.error = at + "memory " + IntToString(memory) + " exceeds the budget " +
-                    IntToString(budget);
+      check.error =
+          at + "memory " + IntToString(memory) + " exceeds the budget " + IntToString(budget);
       return check;
     }
   }

@@ -1,0 +1,106 @@
+// dtrcheck optimal: the minimum-compute schedule of a trace under a budget
+// (optimal/), checked by the independent schedule checker, beside the
+// heuristic's own run at the same budget.
+#include <fstream>
+#include <iostream>
+
+#include "analysis/format.h"
+#include "analysis/sweep.h"
+#include "cli/commands.h"
+#include "optimal/regret.h"
+#include "sim/parse.h"
+
+namespace dtrcheck {
+
+Action AddOptimalCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "optimal",
+      "the minimum total compute of running the trace under a budget, with any results freed "
+      "and recomputed (an exact integer program, CBC), beside the heuristic's run");
+  auto opts = std::make_shared<SimulationOptions>();
+  auto json = std::make_shared<bool>(false);
+  auto time_limit = std::make_shared<double>(60);
+  auto schedule_path = std::make_shared<std::string>();
+  AddSimulationOptions(cmd, opts.get());
+  cmd->add_option("--time-limit", *time_limit,
+                  "seconds for the solver; then the best schedule so far is reported as not "
+                  "proven optimal")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 1e6));
+  cmd->add_option("--schedule", *schedule_path,
+                  "write the optimal schedule here (compute/free steps, one a line)");
+  cmd->add_flag("--json", *json, "print one JSON object");
+  return {cmd, [=]() -> int {
+            FinishSimulationOptions(opts.get());
+            Graph graph = ParseTraceFile(opts->trace, opts->parse);
+            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
+            const Int budget = opts->config.budget
+                                   ? *opts->config.budget
+                                   : BudgetSpec::Ratio(*opts->config.ratio).Resolve(baseline);
+            RematProblem problem = MakeRematProblem(graph);
+            OptimalOptions options;
+            options.time_limit_seconds = *time_limit;
+            Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
+            if (!schedule_path->empty() && r.optimum.compute) {
+              std::ofstream out(*schedule_path);
+              out << ScheduleText(graph, r.schedule,
+                                  "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
+                                      IntToString(budget) + " bytes, total compute " +
+                                      IntToString(*r.optimum.compute) + ", " +
+                                      OptimalStatusName(r.optimum.status));
+              if (!out) throw std::invalid_argument("--schedule: cannot write " + *schedule_path);
+            }
+            const bool checked = !r.optimum.compute || r.check.ok;
+            if (*json) {
+              Json j = RegretToJson(r);
+              j["trace"] = opts->trace;
+              if (opts->config.ratio) j["ratio"] = *opts->config.ratio;
+              j["peak"] = IntJson(baseline.peak);
+              j["baseline_compute"] = IntJson(baseline.compute);
+              j["nodes"] = problem.nodes.size();
+              j["variables"] = r.optimum.variables;
+              j["constraints"] = r.optimum.constraints;
+              j["recomputations"] = r.check.recomputations;
+              std::cout << j.dump() << "\n";
+            } else {
+              std::cout << "optimum     " << DescribeOptimum(r) << "\n"
+                        << "budget      " << IntToString(budget) << " bytes";
+              if (opts->config.ratio)
+                std::cout << " (ratio " << *opts->config.ratio << " of peak "
+                          << IntToString(baseline.peak) << ")";
+              std::cout << "\n";
+              if (r.optimum.compute)
+                std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
+                          << IntToString(baseline.compute) << "), " << r.check.recomputations
+                          << " recomputations\n";
+              std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
+                        << " (LP relaxation); solver's bound " << Fixed(r.optimum.best_bound, 0)
+                        << "\n";
+              if (r.optimum.compute)
+                std::cout << "schedule    "
+                          << (r.check.ok ? "checked: memory within the budget (peak " +
+                                               IntToString(r.check.peak) +
+                                               "), every output resident"
+                                         : "FAILED the check: " + r.check.error)
+                          << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
+              std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
+                        << r.heuristic.config.runtime << ": "
+                        << StatusName(r.heuristic.status);
+              if (r.heuristic.status == Status::kOk)
+                std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
+              if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
+              std::cout << "\n"
+                        << "solver      CBC, " << problem.nodes.size() << " operators, "
+                        << r.optimum.variables << " variables, " << r.optimum.constraints
+                        << " constraints, " << Fixed(r.optimum.seconds, 2) << " s\n";
+            }
+            if (!checked) {
+              std::cerr << "dtrcheck optimal: the schedule fails the independent check: "
+                        << r.check.error << "\n";
+              return 1;
+            }
+            return 0;
+          }};
+}
+
+}  // namespace dtrcheck

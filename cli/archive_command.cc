@@ -28,6 +28,7 @@
 #include "analysis/finding_manifest.h"
 #include "analysis/simrd_confirm.h"
 #include "cli/fuzz_commands.h"
+#include "cli/number_option.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
 #include "sim/plugin_heuristic.h"
@@ -307,7 +308,8 @@ Action AddArchiveCommand(CLI::App& app) {
   cmd->add_option("--found-at", args->found_at,
                   "when the fuzzer found it (default: the input's modification time)");
   cmd->add_option("--time-to-find", args->time_to_find,
-                  "seconds from the campaign's start to the finding");
+                  "seconds from the campaign's start to the finding")
+      ->check(FiniteRange(0.0, 1e12));
   cmd->add_flag("--no-oracle", args->no_oracle, "do not ask simrd (filed as not confirmed)");
   cmd->add_flag("--json", args->json, "print the outcome as one JSON object");
   return {cmd, [args]() { return RunAdd(*args); }};

@@ -25,15 +25,26 @@ CASES = {
                          + '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"y"}\n', 4),
     'overflowing number': (START + X_OF_SIZE % ('1' + '0' * 40), 3),
     'no START': (CONST, 2),
+    # Python's json.loads: "Extra data" after the object (Q-LINES).
+    'NUL after the object': (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\x00junk\n', 2),
+    # A lone CR ends a line in Python's text mode: two halves, neither JSON.
+    'lone CR inside an object': (START + '{"INSTRUCTION":"CONSTANT",\r"NAME":"x"}\n', 2),
+    'form feed before the object': (START + '\x0c' + CONST, 2),
+    'int() refuses a double underscore': (START + X_OF_SIZE % '1__0', 3),
+    'int() refuses an exponent': (START + X_OF_SIZE % '1e3', 3),
+    'null MEMORY': (START + CONST.replace('"8"', 'null'), 3),
+    'a 2 MB bad line': (START + '{"INSTRUCTION":"CONSTANT","NAME":"' + 'x' * 2000000 + '"\n', 2),
+    'a 2 MB unknown instruction': (START + '{"INSTRUCTION":"' + 'x' * 2000000 + '"}\n', 2),
 }
 failed = 0
 with tempfile.TemporaryDirectory() as d:
     for what, (text, line) in CASES.items():
         path = os.path.join(d, 'bad.log')
-        open(path, 'w').write(text)
+        open(path, 'w', newline='').write(text)
         p = subprocess.run([dtrcheck, 'run', path, '--budget', '100', '--json'],
                            capture_output=True, text=True, timeout=30)
-        ok = p.returncode == 2 and p.stdout == '' and f'{path}:{line}:' in p.stderr
+        ok = (p.returncode == 2 and p.stdout == '' and f'{path}:{line}:' in p.stderr
+              and len(p.stderr) < 400 and p.stderr.count('\n') == 1)
         if not ok:
             failed += 1
             print(f'FAIL {what}: exit {p.returncode}, stdout {p.stdout!r}, stderr {p.stderr!r}')
@@ -47,5 +58,62 @@ with tempfile.TemporaryDirectory() as d:
     if not (p.returncode == 2 and 'AbRandom' in p.stderr and p.stdout == ''):
         failed += 1
         print('FAIL unknown heuristic:', p.returncode, p.stderr)
-print(f'{len(CASES) + 2 - failed} passed, {failed} failed')
+    # Numeric options: what is wrong with the value, exit 2, nothing on stdout.
+    good = os.path.join(d, 'good.log')
+    open(good, 'w').write(START + CONST)
+    big = str(2 ** 64)
+    OPTIONS = [
+        (['--ratio', 'nan'], 'is not a number'),
+        (['--ratio', 'abc'], 'is not a number'),
+        (['--ratio', '2e6'], 'is not in'),
+        (['--budget', '1', '--overhead-limit', 'nan'], 'is not a number'),
+        (['--budget', '1', '--overhead-limit', '-inf'], 'is not in'),
+        (['--budget', big], 'Q-INT-RANGE'),
+        (['--budget', '1', '--seed', '1' + '0' * 30], 'Q-INT-RANGE'),
+        (['--budget', '1', '--seed', '1' + '0' * 60], 'Q-INT-RANGE'),
+        (['--budget', '1', '--remat-limit', big], 'Q-INT-RANGE'),
+        (['--budget', '1x'], 'expected an integer'),
+    ]
+    for args, want in OPTIONS:
+        p = subprocess.run([dtrcheck, 'run', good, *args, '--json'], capture_output=True, text=True)
+        if not (p.returncode == 2 and p.stdout == '' and want in p.stderr):
+            failed += 1
+            print('FAIL option', args, p.returncode, p.stdout, p.stderr)
+    for cmd in (['reduce', good, '--property', 'oom', '--hi', 'nan'],
+                ['reduce', good, '--property', 'oom', '--hi-bytes', big]):
+        p = subprocess.run([dtrcheck, *cmd], capture_output=True, text=True)
+        if not (p.returncode == 2 and p.stdout == '' and '--hi' in p.stderr):
+            failed += 1
+            print('FAIL option', cmd, p.returncode, p.stdout, p.stderr)
+    # TIME values summing past 2^64: text mode prints the exact clock, as
+    # Python's unbounded ints give it; --json refuses (Q-INT-RANGE).
+    times = [2 ** 63 - 1, 2 ** 63 - 2, 12345]
+    calls = ''.join(
+        '{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["y%d"],"TIME":"%d"}\n'
+        '{"INSTRUCTION":"MEMORY","MEMORY":"8","NAME":"y%d"}\n'
+        '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"y%d"}\n' % (k, t, k, k)
+        for k, t in enumerate(times))
+    open(good, 'w').write(START + CONST + calls)
+    p = subprocess.run([dtrcheck, 'run', good, '--budget', '1000'], capture_output=True, text=True)
+    if not (p.returncode == 0 and f'clock       {sum(times)}' in p.stdout):
+        failed += 1
+        print('FAIL big clock, text', p.returncode, p.stdout, p.stderr)
+    p = subprocess.run([dtrcheck, 'run', good, '--budget', '1000', '--json'],
+                       capture_output=True, text=True)
+    if not (p.returncode == 2 and p.stdout == '' and good in p.stderr
+            and 'Q-INT-RANGE' in p.stderr):
+        failed += 1
+        print('FAIL big clock, json', p.returncode, p.stdout, p.stderr)
+    # A name released twice trips simrd's assertion in the run: the message
+    # names the log line of the RELEASE that trips it.
+    rel = '{"INSTRUCTION":"RELEASE","NAME":"x"}\n'
+    open(good, 'w').write(START + CONST + '{"DST":"x2","INSTRUCTION":"COPY","SRC":"x"}\n'
+                          + rel + rel + rel)
+    p = subprocess.run([dtrcheck, 'run', good, '--budget', '1000', '--json'],
+                       capture_output=True, text=True)
+    if not (p.returncode == 2 and p.stdout == '' and 'at log line 7)' in p.stderr):
+        failed += 1
+        print('FAIL release twice', p.returncode, p.stdout, p.stderr)
+    extra = len(OPTIONS) + 5
+print(f'{len(CASES) + 2 + extra - failed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -8,6 +8,7 @@
 
 #include "analysis/format.h"
 #include "cli/fuzz_commands.h"
+#include "cli/number_option.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
 #include "io/trace_writer.h"
@@ -115,10 +116,10 @@ Action AddFuzzDecodeCommand(CLI::App& app) {
   cmd->add_flag("!--no-check", args->check, "only decode: no sweep, no findings");
   cmd->add_option("--cliff-factor", args->cliff_factor,
                   "as $DTRCHECK_FUZZ_CLIFF_FACTOR (default 2)")
-      ->check(CLI::Range(1.0, 1e300));
+      ->check(FiniteRange(1.0, 1e300));
   cmd->add_option("--cliff-gap", args->cliff_gap,
                   "as $DTRCHECK_FUZZ_CLIFF_GAP, a fraction of peak (default 0.01)")
-      ->check(CLI::Range(1e-12, 1.0));
+      ->check(FiniteRange(1e-12, 1.0));
   return {cmd, [args]() { return RunDecode(*args); }};
 }
 

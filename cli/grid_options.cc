@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "analysis/parallel_for.h"
+#include "cli/number_option.h"
 
 namespace dtrcheck {
 
@@ -24,13 +25,9 @@ std::vector<BudgetSpec> GridBudgets(const GridOptions& o) {
     throw CLI::ValidationError("--from/--to/--step", "all three are required");
   try {
     if (!o.bytes) return RatioBudgets(RatioGrid(o.from, o.to, o.step));
-    auto parse = [](const std::string& text, const char* name) {
-      auto v = ParseInt(text);
-      if (!v) throw CLI::ValidationError(name, "expected a number of bytes, got \"" + text + "\"");
-      return *v;
-    };
-    return ByteBudgets(
-        ByteGrid(parse(o.from, "--from"), parse(o.to, "--to"), parse(o.step, "--step")));
+    return ByteBudgets(ByteGrid(ParseIntOption(o.from, "--from", false),
+                                ParseIntOption(o.to, "--to", false),
+                                ParseIntOption(o.step, "--step", false)));
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError("--from/--to/--step", e.what());
   }

@@ -7,6 +7,7 @@
 #include "analysis/format.h"
 #include "analysis/sweep.h"
 #include "cli/commands.h"
+#include "cli/number_option.h"
 #include "optimal/regret.h"
 #include "sim/parse.h"
 
@@ -26,7 +27,7 @@ Action AddOptimalCommand(CLI::App& app) {
                   "seconds for the solver; then the best schedule so far is reported as not "
                   "proven optimal")
       ->capture_default_str()
-      ->check(CLI::Range(0.01, 1e6));
+      ->check(FiniteRange(0.01, 1e6));
   cmd->add_option("--schedule", *schedule_path,
                   "write the optimal schedule here (compute/free steps, one a line)");
   cmd->add_flag("--json", *json, "print one JSON object");
@@ -78,14 +79,13 @@ Action AddOptimalCommand(CLI::App& app) {
                         << "\n";
               if (r.optimum.compute)
                 std::cout << "schedule    "
-                          << (r.check.ok ? "checked: memory within the budget (peak " +
-                                               IntToString(r.check.peak) +
-                                               "), every output resident"
-                                         : "FAILED the check: " + r.check.error)
+                          << (r.check.ok
+                                  ? "checked: memory within the budget (peak " +
+                                        IntToString(r.check.peak) + "), every output resident"
+                                  : "FAILED the check: " + r.check.error)
                           << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
               std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
-                        << r.heuristic.config.runtime << ": "
-                        << StatusName(r.heuristic.status);
+                        << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
               if (r.heuristic.status == Status::kOk)
                 std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
               if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";

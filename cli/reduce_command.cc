@@ -21,6 +21,7 @@
 #include "analysis/reduce_property.h"
 #include "analysis/simrd_confirm.h"
 #include "cli/interrupt.h"
+#include "cli/number_option.h"
 #include "cli/trace_commands.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
@@ -94,14 +95,9 @@ int RunReduce(ReduceArgs args) {
     if (args.lo)
       throw std::invalid_argument(
           "give budgets either as ratios (--lo/--hi) or as bytes (--lo-bytes/--hi-bytes)");
-    auto hi = ParseInt(args.hi_bytes);
-    if (!hi || *hi < 0) throw std::invalid_argument("--hi-bytes: expected a non-negative integer");
-    spec.hi = BudgetSpec::Bytes(*hi);
+    spec.hi = BudgetSpec::Bytes(ParseIntOption(args.hi_bytes, "--hi-bytes", true));
     if (!args.lo_bytes.empty()) {
-      auto lo = ParseInt(args.lo_bytes);
-      if (!lo || *lo < 0)
-        throw std::invalid_argument("--lo-bytes: expected a non-negative integer");
-      spec.lo = BudgetSpec::Bytes(*lo);
+      spec.lo = BudgetSpec::Bytes(ParseIntOption(args.lo_bytes, "--lo-bytes", true));
     }
   } else {
     throw std::invalid_argument(
@@ -228,15 +224,17 @@ Action AddReduceCommand(CLI::App& app) {
             }
           },
           "PROPERTY");
-  cmd->add_option("--lo", args->lo, "smaller budget, as a ratio of the trace's own baseline peak");
+  cmd->add_option("--lo", args->lo, "smaller budget, as a ratio of the trace's own baseline peak")
+      ->check(FiniteRange(0.0, 1e6));
   cmd->add_option("--hi", args->hi,
-                  "larger budget (pinned-oom: the failing one), as a ratio of the peak");
+                  "larger budget (pinned-oom: the failing one), as a ratio of the peak")
+      ->check(FiniteRange(0.0, 1e6));
   cmd->add_option("--lo-bytes", args->lo_bytes, "smaller budget in bytes");
   cmd->add_option("--hi-bytes", args->hi_bytes, "larger budget in bytes");
   cmd->add_option("--factor", args->factor,
                   "cliff: overheads differ by >= F; overhead: hi above F x lo")
       ->capture_default_str()
-      ->check(CLI::Range(1.0, 1e300));
+      ->check(FiniteRange(1.0, 1e300));
   cmd->add_option("--failure", args->failure,
                   "inversion: how hi must fail in every candidate: same (as in TRACE), oom, "
                   "thrashed, or any")
@@ -251,7 +249,7 @@ Action AddReduceCommand(CLI::App& app) {
       ->capture_default_str();
   auto* ol = cmd->add_option("--overhead-limit", args->sim.config.overhead_limit,
                              "thrash when remat_compute > baseline_compute * (X - 1)")
-                 ->check(CLI::Range(1.0, 1e300));
+                 ->check(FiniteRange(1.0, 1e300));
   auto* rl =
       cmd->add_option("--remat-limit", args->sim.remat_limit_text, "thrash when remat_compute > N");
   ol->excludes(rl);

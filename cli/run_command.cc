@@ -4,23 +4,13 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/number_option.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
 #include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
-
-namespace {
-
-Int ParseIntOption(const std::string& text, const std::string& option, bool non_negative) {
-  auto v = ParseInt(text);
-  if (!v) throw CLI::ValidationError(option, "expected an integer, got \"" + text + "\"");
-  if (non_negative && *v < 0) throw CLI::ValidationError(option, "must not be negative");
-  return *v;
-}
-
-}  // namespace
 
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
   cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")
@@ -37,7 +27,7 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
   auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes");
   auto* ratio = cmd->add_option("--ratio", o->config.ratio,
                                 "budget = int(peak * R), peak from an unbounded baseline run")
-                    ->check(CLI::Range(0.0, 1e6));
+                    ->check(FiniteRange(0.0, 1e6));
   budget->excludes(ratio);
   if (!budget_optional) {
     auto* group = cmd->add_option_group("budget");
@@ -50,7 +40,7 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
       ->capture_default_str();
   auto* ol = cmd->add_option("--overhead-limit", o->config.overhead_limit,
                              "thrash when remat_compute > baseline_compute * (X - 1)")
-                 ->check(CLI::Range(1.0, 1e300));
+                 ->check(FiniteRange(1.0, 1e300));
   auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text, "thrash when remat_compute > N");
   ol->excludes(rl);
   cmd->add_option("--seed", o->seed_text,
@@ -108,7 +98,13 @@ Action AddRunCommand(CLI::App& app) {
             Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
             RunRecord rec = Simulate(graph, opts->config, baseline);
             if (*json) {
-              std::cout << RecordToJson(rec).dump() << "\n";
+              Json j;
+              try {
+                j = RecordToJson(rec);
+              } catch (const RecordRangeError& e) {
+                throw RecordRangeError(opts->trace + ": the record of this run: " + e.what());
+              }
+              std::cout << j.dump() << "\n";
             } else {
               std::cout << "status      " << StatusName(rec.status)
                         << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"

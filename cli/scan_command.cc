@@ -9,6 +9,7 @@
 #include "analysis/format.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
+#include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
 #include "cli/sweep_commands.h"
@@ -71,12 +72,8 @@ int RunScanCommand(ScanOptions& o) {
   ScanSettings s;
   s.cliff_factor = o.cliff_factor;
   s.cliff_fraction = o.cliff_delta;
-  if (!o.cliff_delta_bytes.empty()) {
-    auto v = ParseInt(o.cliff_delta_bytes);
-    if (!v || *v < 0)
-      throw CLI::ValidationError("--cliff-delta-bytes", "expected a number of bytes");
-    s.cliff_bytes = *v;
-  }
+  if (!o.cliff_delta_bytes.empty())
+    s.cliff_bytes = ParseIntOption(o.cliff_delta_bytes, "--cliff-delta-bytes", true);
   s.rise_factor = o.rise_factor;
   s.refine = o.refine || o.bisect_bytes;
   s.tolerance = o.bisect_bytes ? 1 : 0;
@@ -128,11 +125,11 @@ Action AddScanCommand(CLI::App& app) {
   AddGridOptions(cmd, &o->grid);
   cmd->add_option("--cliff-factor", o->cliff_factor,
                   "regime cliff: overheads at least K times apart")
-      ->check(CLI::Range(1.0, 1e9))
+      ->check(FiniteRange(1.0, 1e9))
       ->capture_default_str();
   auto* frac = cmd->add_option("--cliff-delta", o->cliff_delta,
                                "... for budgets at most D (a fraction of peak) apart")
-                   ->check(CLI::Range(0.0, 1e6))
+                   ->check(FiniteRange(0.0, 1e6))
                    ->capture_default_str();
   auto* bytes =
       cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
@@ -140,7 +137,7 @@ Action AddScanCommand(CLI::App& app) {
   cmd->add_option("--rise-factor,--nonmono-factor", o->rise_factor,
                   "overhead rise: a bigger budget's overhead above F times a smaller one's "
                   "(--nonmono-factor is its old name)")
-      ->check(CLI::Range(1.0, 1e9))
+      ->check(FiniteRange(1.0, 1e9))
       ->capture_default_str();
   cmd->add_flag("--refine", o->refine, "bisect each finding's budget interval (to 1/128 of it)");
   cmd->add_flag("--bisect-bytes", o->bisect_bytes,

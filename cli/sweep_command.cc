@@ -63,7 +63,21 @@ int RunMerge(const SweepCommandOptions& o) {
   const bool with_heuristic = heuristics.size() > 1;
   OutputFile out(o.output);
   out.stream() << SweepHeader(format, with_heuristic);
-  for (const auto& r : records) out.stream() << SweepRow(format, r, with_heuristic);
+  // Merged jsonl rows keep the sweep_check their sweep gave them (a shard's
+  // check is the whole sweep's: same trace and options), so that the merged
+  // file can be resumed.
+  const std::map<std::string, std::string> checks =
+      format == SweepFormat::kJsonl ? SweepChecks(o.merge) : std::map<std::string, std::string>{};
+  for (const auto& r : records) {
+    auto it = checks.find(PointIdentity(r).dump());
+    if (it == checks.end()) {
+      out.stream() << SweepRow(format, r, with_heuristic);
+    } else {
+      Json j = RecordToJson(r);
+      j["sweep_check"] = it->second;
+      out.stream() << j.dump() << "\n";
+    }
+  }
   out.Commit();
   if (!o.plot.empty()) WriteSweepPlot(o.plot, records, {});
   return 0;
@@ -111,6 +125,11 @@ int RunSweepCommand(SweepCommandOptions& o) {
 
   Graph graph = ParseTraceFile(o.sim.trace, o.sim.parse);
   Baseline baseline = RunBaseline(graph, o.sim.config.baseline_runtime);
+  // jsonl rows carry a check that --resume verifies (ReadResumeFile).
+  const std::string check_key =
+      format == SweepFormat::kJsonl || !o.resume.empty()
+          ? SweepCheckKey(o.sim.trace, o.sim.parse, o.sim.config.baseline_runtime)
+          : "";
 
   // Point g is budget g % nb of heuristic g / nb.
   const size_t nb = budgets.size(), total = heuristics.size() * nb;
@@ -128,12 +147,12 @@ int RunSweepCommand(SweepCommandOptions& o) {
     for (size_t g = 0; g < total; ++g)
       if (mine[g])
         by_identity[ExpectedIdentity(config_of(g / nb), budgets[g % nb], baseline).dump()] = g;
-    for (auto& r : ReadRecordsJsonl(o.resume)) {
+    for (auto& [line, r] : ReadResumeFile(o.resume, check_key)) {
       auto it = by_identity.find(PointIdentity(r).dump());
       if (it == by_identity.end())
         throw std::invalid_argument(
-            o.resume + ": the record " + PointIdentity(r).dump() +
-            " is not a point of this sweep (other trace, grid, shard or options?)");
+            o.resume + ":" + std::to_string(line) + ": the record " + PointIdentity(r).dump() +
+            " is not a point of this sweep (other grid, shard or options?)");
       records[it->second] = std::move(r);
     }
   }
@@ -145,7 +164,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
   auto write_ready = [&](bool final) {
     for (; next < total; ++next) {
       if (mine[next] && records[next]) {
-        out.stream() << SweepRow(format, *records[next], with_heuristic);
+        out.stream() << SweepRow(format, *records[next], with_heuristic, check_key);
       } else if (mine[next] && !final) {
         break;
       }

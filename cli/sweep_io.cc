@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -11,6 +12,8 @@
 #include "analysis/format.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
+#include "sim/log_line.h"
+#include "traces/locate.h"
 
 namespace dtrcheck {
 
@@ -48,7 +51,8 @@ std::string SweepHeader(SweepFormat format, bool with_heuristic) {
   return "";
 }
 
-std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic) {
+std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic,
+                     const std::string& check_key) {
   switch (format) {
     case SweepFormat::kTable:
       return (with_heuristic ? Pad(r.config.heuristic, 18) : "") + Pad(RatioText(r), 9) +
@@ -60,10 +64,72 @@ std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic
              "," + StatusName(r.status) + "," + ShortestDouble(r.Overhead()) + "," +
              IntToString(r.clock) + "," + IntToString(r.remat_compute) + "," +
              std::to_string(r.evictions) + "," + std::to_string(r.distinct_evicted) + "\n";
-    case SweepFormat::kJsonl:
-      return RecordToJson(r).dump() + "\n";
+    case SweepFormat::kJsonl: {
+      Json j = RecordToJson(r);
+      if (!check_key.empty()) j["sweep_check"] = Sha256OfText(check_key + "\n" + j.dump());
+      return j.dump() + "\n";
+    }
   }
   return "";
+}
+
+std::string SweepCheckKey(const std::string& trace, const ParseOptions& parse,
+                          const std::string& baseline_runtime) {
+  Json key;
+  key["trace_sha256"] = Sha256OfFile(trace);
+  key["start"] = parse.start;
+  key["preallocate"] = parse.out_cond == OutputCondition::kPreallocate;
+  key["ignore_undefined_release"] = parse.ignore_undefined_release;
+  key["baseline_runtime"] = baseline_runtime;
+  return key.dump();
+}
+
+std::map<std::string, std::string> SweepChecks(const std::vector<std::string>& paths) {
+  std::map<std::string, std::string> out;
+  for (const auto& path : paths) {
+    std::ifstream in(path);
+    std::string text;
+    while (std::getline(in, text)) {
+      // MergeSweepRecords has read these files: every line is a record.
+      Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+      if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string()) continue;
+      out[PointIdentity(RecordFromJson(j)).dump()] = j["sweep_check"].get<std::string>();
+    }
+  }
+  return out;
+}
+
+std::vector<ResumedRecord> ReadResumeFile(const std::string& path, const std::string& check_key) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot read");
+  std::vector<ResumedRecord> out;
+  std::string text;
+  for (long n = 1; std::getline(in, text); ++n) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(n) + ": ";
+    Json j;
+    try {
+      j = Json::parse(text);
+    } catch (const Json::exception& e) {
+      throw std::invalid_argument(where + "not JSON: " + Excerpt(e.what()));
+    }
+    if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string())
+      throw std::invalid_argument(where +
+                                  "not a record of `dtrcheck sweep --format jsonl` (no "
+                                  "sweep_check)");
+    const std::string check = j["sweep_check"].get<std::string>();
+    j.erase("sweep_check");
+    if (Sha256OfText(check_key + "\n" + j.dump()) != check)
+      throw std::invalid_argument(where +
+                                  "the record does not match its sweep_check (edited, or "
+                                  "written for another trace or other options)");
+    try {
+      out.push_back({n, RecordFromJson(j)});
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + e.what());
+    }
+  }
+  return out;
 }
 
 Json PointIdentity(const RunRecord& r) {

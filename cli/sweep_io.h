@@ -4,6 +4,7 @@
 #define DTRCHECK_CLI_SWEEP_IO_H_
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "analysis/sweep.h"
 #include "io/record.h"
+#include "sim/parse.h"
 #include "sim/simulate.h"
 
 namespace dtrcheck {
@@ -26,7 +28,29 @@ SweepFormat ParseSweepFormat(const std::string& name);
 // jsonl: the run record (RecordToJson), one per line.
 // With several heuristics, table and csv get a heuristic column first.
 std::string SweepHeader(SweepFormat format, bool with_heuristic);
-std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic);
+// With a `check_key` (SweepCheckKey), a jsonl row also carries
+// "sweep_check" (see ReadResumeFile).
+std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic,
+                     const std::string& check_key = "");
+
+// What a resumed record is checked against besides its own fields: the
+// trace's SHA-256 and the options that shape a record without appearing in
+// it (parse options, baseline runtime).
+std::string SweepCheckKey(const std::string& trace, const ParseOptions& parse,
+                          const std::string& baseline_runtime);
+
+struct ResumedRecord {
+  long line;  // 1-based, in the resumed file
+  RunRecord record;
+};
+// The records of a `sweep --format jsonl` file written with `check_key`.
+// Each line's "sweep_check" must be the SHA-256 of the key and the record
+// (RecordToJson, without the check): a record whose numbers were edited, or
+// that another trace or other options produced, is refused. Throws
+// std::invalid_argument "FILE:LINE: ..." naming the first bad line.
+std::vector<ResumedRecord> ReadResumeFile(const std::string& path, const std::string& check_key);
+// The sweep_check of each record in jsonl files, by PointIdentity (dumped).
+std::map<std::string, std::string> SweepChecks(const std::vector<std::string>& paths);
 
 // The fields of a record that say which point of which sweep it is
 // (configuration, budget, baseline), as opposed to its outcome.

@@ -29,7 +29,9 @@ Status StatusFromName(const JsonFields& j, const char* key) {
 Json IntJson(Int v) {
   if (v >= Int(INT64_MIN) && v <= Int(INT64_MAX)) return Json(static_cast<int64_t>(v));
   if (v > 0 && v <= Int(UINT64_MAX)) return Json(static_cast<uint64_t>(v));
-  throw std::overflow_error("value " + IntToString(v) + " does not fit a 64-bit JSON integer");
+  throw RecordRangeError("value " + IntToString(v) +
+                         " is outside -2^63 .. 2^64-1, the integers a record holds (QUIRKS.md, "
+                         "Q-INT-RANGE)");
 }
 
 Json ConfigToJson(const RunConfig& c) {

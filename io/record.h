@@ -13,6 +13,7 @@
 #ifndef DTRCHECK_IO_RECORD_H_
 #define DTRCHECK_IO_RECORD_H_
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,15 @@
 
 namespace dtrcheck {
 
-// An Int as a JSON integer. Throws std::overflow_error beyond 64 bits.
+// A value a record cannot hold: simrd's ints are unbounded, a record's JSON
+// integers (nlohmann's) are -2^63 .. 2^64-1. Bad input (exit 2), not an
+// internal error: only a trace or options with values near 2^64 get there.
+class RecordRangeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// An Int as a JSON integer. Throws RecordRangeError beyond 64 bits.
 Json IntJson(Int v);
 
 // The configuration in the oracle's keys, in this order: runtime,

@@ -1,7 +1,7 @@
 #include "io/trace_log.h"
 
 #include <fstream>
-#include <sstream>
+#include <string>
 
 #include "sim/log_line.h"
 #include "sim/parse.h"
@@ -97,28 +97,41 @@ class Reader {
 
  private:
   // The next line, which must be the MEMORY or ALIAS line of `name`.
-  const LogLine& Expect(size_t i, LineKind kind, const std::string& name, long owner) const {
+  const LogLine& Expect(size_t i, LineKind kind, const std::string& name, long owner) {
     const std::string what = std::string(LineKindName(kind));
-    if (i >= decoded_.size())
-      lines_.Fail(owner,
-                  "expected the " + what + " line of \"" + name + "\", found the end of the log");
-    const LogLine& l = decoded_[i];
+    if (i >= raw_.size())
+      lines_.Fail(owner, "expected the " + what + " line of \"" + Excerpt(name) +
+                             "\", found the end of the log");
+    const LogLine& l = At(i);
     if (l.kind != kind || lines_.String(l, "NAME") != name)
-      lines_.Fail(l.line, "expected the " + what + " line of \"" + name + "\"");
+      lines_.Fail(l.line, "expected the " + what + " line of \"" + Excerpt(name) + "\"");
     return l;
   }
 
+  // Line i, decoded when first asked for. Lines are asked for in order and
+  // at most kRing of them are in use at once (a CALL's MEMORY and ALIAS
+  // lines), so only those are kept: memory does not grow with the log.
+  const LogLine& At(size_t i) {
+    LogLine& slot = ring_[i % kRing];
+    if (slot.line != long(i + 1)) slot = lines_.Decode(raw_[i], long(i + 1));
+    return slot;
+  }
+
+  static constexpr size_t kRing = 4;
   LogLineReader lines_;
-  std::vector<LogLine> decoded_;
+  std::vector<std::string_view> raw_;
+  LogLine ring_[kRing];
 };
 
 TraceLog Reader::Run(std::string_view text) {
-  const std::vector<std::string_view> raw = SplitLogLines(text);
-  for (size_t k = 0; k < raw.size(); ++k) decoded_.push_back(lines_.Decode(raw[k], long(k + 1)));
+  raw_ = SplitLogLines(text);
+  // simrd decodes every line before it interprets any, so a bad line is
+  // reported before any error of meaning; the decoded lines are not kept.
+  for (size_t k = 0; k < raw_.size(); ++k) lines_.Decode(raw_[k], long(k + 1));
 
   TraceLog log;
-  for (size_t i = 0; i < decoded_.size();) {
-    const LogLine& l = decoded_[i++];
+  for (size_t i = 0; i < raw_.size();) {
+    const LogLine& l = At(i++);
     switch (l.kind) {
       case LineKind::kConstant: {
         std::string name = lines_.String(l, "NAME");
@@ -131,9 +144,10 @@ TraceLog Reader::Run(std::string_view text) {
         std::string name = lines_.String(l, "NAME");
         std::vector<std::string> args = lines_.Names(l, "ARGS");
         Int time = lines_.Integer(l, "TIME");
+        const long call_line = l.line;  // l's slot is reused after two results
         for (const auto& r : lines_.Names(l, "RESULT")) {
-          const LogLine& m = Expect(i++, LineKind::kMemory, r, l.line);
-          const LogLine& a = Expect(i++, LineKind::kAlias, r, l.line);
+          const LogLine& m = Expect(i++, LineKind::kMemory, r, call_line);
+          const LogLine& a = Expect(i++, LineKind::kAlias, r, call_line);
           int32_t alias = lines_.AliasIndex(a, args.size());
           results.push_back({r, lines_.Integer(m, "MEMORY"), alias});
         }
@@ -180,10 +194,19 @@ TraceLog ReadTraceLog(std::string_view text, const std::string& file) {
 TraceLog ReadTraceLogFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path, 0, "cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  // Read into one string of the file's size (a stringstream would hold the
+  // text twice).
+  std::string text;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0);
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  }
   if (in.bad()) throw TraceError(path, 0, "read error");
-  return ReadTraceLog(buffer.str(), path);
+  return ReadTraceLog(text, path);
 }
 
 }  // namespace dtrcheck

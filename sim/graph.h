@@ -43,7 +43,11 @@ enum class CommandKind : uint8_t { kCompute, kGet, kPin, kRelease };
 struct Command {
   CommandKind kind;
   int32_t target;  // an OpId for kCompute, a TensorId otherwise
-  bool operator==(const Command&) const = default;
+  // The log line the command comes from (1-based), 0 for the end-of-log pins
+  // and graphs not read from a log. Where a simrd assertion fails, the
+  // message names it. Not part of the schedule's meaning: == ignores it.
+  int32_t line = 0;
+  bool operator==(const Command& o) const { return kind == o.kind && target == o.target; }
 };
 
 struct Graph {

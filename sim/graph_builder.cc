@@ -6,7 +6,7 @@ namespace dtrcheck {
 
 TensorId GraphBuilder::Lookup(long line, const std::string& name) const {
   auto it = index_.find(name);
-  if (it == index_.end()) Fail(line, "reference to undefined tensor \"" + name + "\"");
+  if (it == index_.end()) Fail(line, "reference to undefined tensor \"" + Excerpt(name) + "\"");
   return map_[it->second].second;
 }
 
@@ -33,7 +33,7 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   op.bwd = in_bwd_;
   for (size_t i = 0; i < res_names.size(); ++i) {
     if (!tensor_names_.insert(res_names[i]).second)
-      Fail(line, "tensor \"" + res_names[i] + "\" is defined twice");
+      Fail(line, "tensor \"" + Excerpt(res_names[i]) + "\" is defined twice");
     GTensor t;
     t.op = id;
     t.index = static_cast<int32_t>(i);
@@ -51,19 +51,19 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
 
 void GraphBuilder::Constant(long line, const std::string& name, Int bytes) {
   OpId op = MakeOp(line, {}, 0, {bytes}, {-1}, "constant", {name});
-  g_.schedule.push_back({CommandKind::kCompute, op});
+  g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
   TensorId v = g_.ops[op].result[0];
-  g_.schedule.push_back({CommandKind::kPin, v});
+  g_.schedule.push_back({CommandKind::kPin, v, static_cast<int32_t>(line)});
   Bind(name, v);
   ref_[v] = 1;
 }
 
 void GraphBuilder::Copy(long line, const std::string& dst, const std::string& src) {
   TensorId t = Lookup(line, src);
-  if (Bound(dst)) Fail(line, "COPY destination \"" + dst + "\" is already defined");
+  if (Bound(dst)) Fail(line, "COPY destination \"" + Excerpt(dst) + "\" is already defined");
   Bind(dst, t);
   ref_[t] += 1;
-  g_.schedule.push_back({CommandKind::kGet, t});
+  g_.schedule.push_back({CommandKind::kGet, t, static_cast<int32_t>(line)});
 }
 
 void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string& src) {
@@ -72,8 +72,8 @@ void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string
   Bind(dst, t);
   ref_[old] -= 1;
   ref_[t] += 1;
-  g_.schedule.push_back({CommandKind::kRelease, old});
-  g_.schedule.push_back({CommandKind::kGet, t});
+  g_.schedule.push_back({CommandKind::kRelease, old, static_cast<int32_t>(line)});
+  g_.schedule.push_back({CommandKind::kGet, t, static_cast<int32_t>(line)});
 }
 
 void GraphBuilder::Release(long line, const std::string& name) {
@@ -81,9 +81,9 @@ void GraphBuilder::Release(long line, const std::string& name) {
   if (it != index_.end()) {
     TensorId t = map_[it->second].second;
     ref_[t] -= 1;
-    g_.schedule.push_back({CommandKind::kRelease, t});
+    g_.schedule.push_back({CommandKind::kRelease, t, static_cast<int32_t>(line)});
   } else if (!options_.ignore_undefined_release) {
-    Fail(line, "release of undefined tensor \"" + name + "\"");
+    Fail(line, "release of undefined tensor \"" + Excerpt(name) + "\"");
   }
 }
 
@@ -104,14 +104,14 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
     names.push_back(r.name);
   }
   for (const CallResult& r : results)
-    if (Bound(r.name)) Fail(line, "result \"" + r.name + "\" is already defined");
+    if (Bound(r.name)) Fail(line, "result \"" + Excerpt(r.name) + "\" is already defined");
   OpId op = MakeOp(line, std::move(args), time, sizes, alias, op_name, names);
   for (size_t k = 0; k < results.size(); ++k) {
     TensorId t = g_.ops[op].result[k];
     ref_[t] = 1;
     Bind(results[k].name, t);
   }
-  g_.schedule.push_back({CommandKind::kCompute, op});
+  g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
 }
 
 void GraphBuilder::Mutate(long line, const std::string& op_name,
@@ -130,14 +130,14 @@ void GraphBuilder::Mutate(long line, const std::string& op_name,
     names.push_back(g_.tensors[args[m]].name + "$");
   }
   OpId op = MakeOp(line, args, time, sizes, alias, op_name, names);
-  g_.schedule.push_back({CommandKind::kCompute, op});
+  g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
   for (size_t k = 0; k < mutate.size(); ++k) {
     TensorId old = Lookup(line, arg_names[mutate[k]]);
     TensorId t = g_.ops[op].result[k];
     Bind(arg_names[mutate[k]], t);
     ref_[t] = 1;
     ref_[old] -= 1;
-    g_.schedule.push_back({CommandKind::kRelease, old});
+    g_.schedule.push_back({CommandKind::kRelease, old, static_cast<int32_t>(line)});
   }
 }
 

@@ -1,7 +1,10 @@
 #include "sim/log_line.h"
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
+
+#include "sim/py_text.h"
 
 namespace dtrcheck {
 
@@ -40,18 +43,20 @@ std::vector<std::string_view> SplitLogLines(std::string_view text) {
   std::vector<std::string_view> lines;
   size_t pos = 0;
   while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
+    size_t end = text.find_first_of("\r\n", pos);
     if (end == std::string_view::npos) end = text.size();
     lines.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
+    pos = end + (text.substr(end, 2) == "\r\n" ? 2 : 1);
   }
   return lines;
 }
 
-std::string_view StripLogLine(std::string_view line) {
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-    line.remove_suffix(1);
-  return line;
+std::string_view StripLogLine(std::string_view line) { return PyRstrip(line); }
+
+std::string Excerpt(std::string_view text) {
+  constexpr size_t kMax = 60;
+  if (text.size() <= kMax) return std::string(text);
+  return std::string(text.substr(0, kMax)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 void LogLineReader::Fail(long line, const std::string& message) const {
@@ -70,12 +75,20 @@ std::optional<std::string> IntegerRangeError(Int value, std::string_view key,
 LogLine LogLineReader::Decode(std::string_view text, long line) const {
   LogLine l;
   l.line = line;
+  text = StripLogLine(text);
+  // nlohmann reads a NUL as the end of the text; Python's json.loads calls
+  // what follows "Extra data" (or an invalid control character in a string).
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos)
+    Fail(line, "bad JSON: NUL byte at column " + std::to_string(nul + 1));
   try {
-    l.j = json::parse(StripLogLine(text));
+    l.j = json::parse(text);
   } catch (const json::exception& e) {  // also out_of_range: a number like 7E777 overflows
+    // nlohmann quotes the text it read up to the error ("last read: ..."),
+    // which can be the whole line: keep its first words only.
     std::string what = e.what();
     auto pos = what.find("syntax error");
-    Fail(line, "bad JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+    what = pos == std::string::npos ? what : what.substr(pos);
+    Fail(line, "bad JSON: " + Excerpt(what));
   }
   if (!l.j.is_object()) Fail(line, "expected a JSON object");
   auto it = l.j.find("INSTRUCTION");
@@ -83,7 +96,7 @@ LogLine LogLineReader::Decode(std::string_view text, long line) const {
   if (!it->is_string()) Fail(line, "field \"INSTRUCTION\" must be a string");
   const std::string& name = it->get_ref<const std::string&>();
   std::optional<LineKind> kind = LineKindFromName(name);
-  if (!kind) Fail(line, "unknown instruction \"" + name + "\"");
+  if (!kind) Fail(line, "unknown instruction \"" + Excerpt(name) + "\"");
   l.kind = *kind;
   return l;
 }
@@ -114,19 +127,24 @@ std::vector<std::string> LogLineReader::Names(const LogLine& l, const char* key)
 Int LogLineReader::Integer(const LogLine& l, const char* key, bool allow_minus_one) const {
   const json& v = Field(l, key);
   std::optional<Int> value;
+  // simrd calls int() on the value: a JSON integer, a string int() reads, a
+  // float (truncated: int(10.5) is 10) or a boolean (int(True) is 1).
   if (v.is_number_integer()) {
     value = v.is_number_unsigned() ? Int(v.get<uint64_t>()) : Int(v.get<int64_t>());
+  } else if (v.is_boolean()) {
+    value = Int(v.get<bool>());
+  } else if (v.is_number_float()) {
+    double d = v.get<double>();  // finite: nlohmann refuses what overflows a double
+    if (std::fabs(d) >= 0x1p127) Fail(l.line, std::string("field \"") + key + "\" overflows 2^63");
+    value = TruncToInt(d);
   } else if (v.is_string()) {
     std::string s = v.get<std::string>();
-    value = ParseInt(s);
-    if (!value) {
-      bool digits = !s.empty();
-      for (size_t i = (s.size() > 0 && s[0] == '-') ? 1 : 0; i < s.size(); ++i)
-        digits = digits && s[i] >= '0' && s[i] <= '9';
-      if (digits && s != "-") Fail(l.line, std::string("field \"") + key + "\" overflows: " + s);
-    }
+    bool out_of_range = false;
+    value = PyIntFromText(s, &out_of_range);
+    if (out_of_range) Fail(l.line, std::string("field \"") + key + "\" overflows: " + Excerpt(s));
   }
-  if (!value) Fail(l.line, std::string("field \"") + key + "\" is not an integer: " + v.dump());
+  if (!value)
+    Fail(l.line, std::string("field \"") + key + "\" is not an integer: " + Excerpt(v.dump()));
   if (std::optional<std::string> error = IntegerRangeError(*value, key, allow_minus_one))
     Fail(l.line, *error);
   return *value;
@@ -142,10 +160,17 @@ std::vector<size_t> LogLineReader::MutateIndices(const LogLine& l, size_t n_args
   const json& mv = Field(l, "MUTATE");
   if (!mv.is_array()) Fail(l.line, "field \"MUTATE\" must be a list of argument indices");
   std::vector<size_t> mutate;
+  // simrd indexes a Python list with each: a negative index counts from the
+  // end, and a boolean is 0 or 1.
+  const int64_t n = static_cast<int64_t>(n_args);
   for (const json& e : mv) {
-    if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() >= int64_t(n_args))
-      Fail(l.line, "MUTATE index out of range of the arguments");
-    mutate.push_back(e.get<size_t>());
+    if (!e.is_number_integer() && !e.is_boolean())
+      Fail(l.line, "MUTATE index is not an integer: " + Excerpt(e.dump()));
+    int64_t i = e.is_boolean() ? int64_t(e.get<bool>()) : e.get<int64_t>();
+    if (e.is_number_unsigned() && e.get<uint64_t>() > uint64_t(INT64_MAX)) i = n;
+    if (i < 0 && i >= -n) i += n;
+    if (i < 0 || i >= n) Fail(l.line, "MUTATE index out of range of the arguments");
+    mutate.push_back(static_cast<size_t>(i));
   }
   return mutate;
 }

@@ -53,10 +53,15 @@ std::optional<LineKind> LineKindFromName(std::string_view name);
 // Its INSTRUCTION value (kCall -> "CALL").
 std::string_view LineKindName(LineKind kind);
 
-// The log's lines, split at '\n' (a final newline ends the last line).
+// The log's lines as Python's text mode reads them (universal newlines):
+// split at "\r\n", "\n" or a lone "\r"; a final line ending ends the last
+// line.
 std::vector<std::string_view> SplitLogLines(std::string_view text);
-// The line without its trailing white space, which simrd strips.
+// The line without its trailing white space, which simrd strips with
+// line.rstrip() (Python's whitespace: sim/py_text.h).
 std::string_view StripLogLine(std::string_view line);
+// `text` as an error message quotes it: at most 60 bytes, then its length.
+std::string Excerpt(std::string_view text);
 
 // Why an integer field's value is outside what dtrcheck accepts (0 to
 // 2^63 - 1, or -1 too where `allow_minus_one`), or nothing if it is inside.

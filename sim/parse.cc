@@ -164,13 +164,20 @@ std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
 Graph Parser::Run(std::string_view text) {
   const std::vector<std::string_view> raw = SplitLogLines(text);
   const long line_no = static_cast<long>(raw.size());
-  std::vector<Instr> decoded;
-  if (!fast_) {
-    decoded.reserve(raw.size());
-    for (size_t k = 0; k < raw.size(); ++k)
-      decoded.push_back(Instr{reference_.Decode(raw[k], static_cast<long>(k + 1)), {}});
-  }
-  auto line_at = [&](size_t k) -> const Instr& { return fast_ ? FastLine(raw[k], k) : decoded[k]; };
+  // The reference reader decodes every line first, as simrd does (a bad
+  // line is reported before any error of meaning), but keeps none: lines are
+  // decoded again when reached, into a ring of kFastRing slots as the fast
+  // reader's, so memory does not grow with the log.
+  Instr ring[kFastRing];
+  if (!fast_)
+    for (size_t k = 0; k < raw.size(); ++k) reference_.Decode(raw[k], static_cast<long>(k + 1));
+  auto line_at = [&](size_t k) -> const Instr& {
+    if (fast_) return FastLine(raw[k], k);
+    Instr& slot = ring[k % kFastRing];
+    if (slot.line != static_cast<long>(k + 1))
+      slot = Instr{reference_.Decode(raw[k], static_cast<long>(k + 1)), {}};
+    return slot;
+  };
 
   size_t i = 0;
   if (options_.start) {
@@ -181,9 +188,11 @@ Graph Parser::Run(std::string_view text) {
       if (in.kind == LineKind::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
     }
   }
-  auto pop = [&](const Instr& owner, const char* what) -> const Instr& {
+  // A line is held only until kFastRing more are read: a CALL keeps its
+  // own line number, not its line, across its results.
+  auto pop = [&](long owner_line, const char* what) -> const Instr& {
     if (i == raw.size())
-      Fail(owner.line, std::string("expected a ") + what + " line, found the end of the log");
+      Fail(owner_line, std::string("expected a ") + what + " line, found the end of the log");
     return line_at(i++);
   };
 
@@ -193,12 +202,12 @@ Graph Parser::Run(std::string_view text) {
     switch (l.kind) {
       case LineKind::kConstant: {
         std::string name = StringField(l, "NAME");
-        const Instr& m = pop(l, "MEMORY");
+        const Instr& m = pop(l.line, "MEMORY");
         if (m.kind != LineKind::kMemory)
-          Fail(m.line, "expected the MEMORY line of constant \"" + name + "\"");
+          Fail(m.line, "expected the MEMORY line of constant \"" + Excerpt(name) + "\"");
         if (StringField(m, "NAME") != name)
-          Fail(m.line,
-               "MEMORY line names \"" + StringField(m, "NAME") + "\", expected \"" + name + "\"");
+          Fail(m.line, "MEMORY line names \"" + Excerpt(StringField(m, "NAME")) +
+                           "\", expected \"" + Excerpt(name) + "\"");
         b.Constant(m.line, name, IntField(m, "MEMORY"));
         break;
       }
@@ -211,6 +220,7 @@ Graph Parser::Run(std::string_view text) {
       case LineKind::kCall:
       case LineKind::kMutate: {
         bool call = l.kind == LineKind::kCall;
+        const long line = l.line;
         std::string name = StringField(l, "NAME");
         std::vector<std::string> arg_names = StringListField(l, "ARGS");
         Int time = IntField(l, "TIME");
@@ -220,16 +230,16 @@ Graph Parser::Run(std::string_view text) {
           std::vector<std::string> names = StringListField(l, "RESULT");
           std::vector<CallResult> results;
           for (const auto& r : names) {
-            const Instr& m = pop(l, "MEMORY");
+            const Instr& m = pop(line, "MEMORY");
             if (m.kind != LineKind::kMemory || StringField(m, "NAME") != r)
-              Fail(m.line, "expected the MEMORY line of \"" + r + "\"");
-            const Instr& al = pop(l, "ALIAS");
+              Fail(m.line, "expected the MEMORY line of \"" + Excerpt(r) + "\"");
+            const Instr& al = pop(line, "ALIAS");
             if (al.kind != LineKind::kAlias || StringField(al, "NAME") != r)
-              Fail(al.line, "expected the ALIAS line of \"" + r + "\"");
+              Fail(al.line, "expected the ALIAS line of \"" + Excerpt(r) + "\"");
             int32_t a = AliasField(al, args.size());
             results.push_back(CallResult{r, IntField(m, "MEMORY"), a});
           }
-          b.Call(l.line, name, std::move(args), results, time);
+          b.Call(line, name, std::move(args), results, time);
         } else {
           std::vector<size_t> mutate = MutateField(l, args.size());
           b.Mutate(l.line, name, arg_names, std::move(args), mutate, time);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/py_arith.h"
+#include "sim/py_text.h"
 
 namespace {
 
@@ -45,6 +46,15 @@ bool Answer(const std::string& line) {
     } else {
       std::printf("none\n");
     }
+    return true;
+  }
+  if (line.size() >= 2 && line[0] == 'I' && line[1] == ' ') {
+    std::string bytes;
+    for (size_t k = 2; k + 1 < line.size(); k += 2)
+      bytes += static_cast<char>(std::stoi(line.substr(k, 2), nullptr, 16));
+    bool out_of_range = false;
+    const std::optional<Int> v = dtrcheck::PyIntFromText(bytes, &out_of_range);
+    std::printf("%s\n", v ? dtrcheck::IntToString(*v).c_str() : out_of_range ? "range" : "none");
     return true;
   }
   std::vector<std::string> tok = Split(line);

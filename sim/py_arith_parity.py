@@ -10,8 +10,12 @@ computes itself:
   F a        float(a)
   C a x      (a > x) - (a < x)           (exact int-vs-float comparison)
   T x        int(x)
-  R text     int(text) if text matches -?[0-9]+ and fits in [-2^127, 2^127),
-             else none; then str() of it
+  R text     dtrcheck's strict integer format (records, options: -?[0-9]+ in
+             [-2^127, 2^127)), else none; where it answers, the answer must
+             be python3's int(text)
+  I hex      Python's int() of the UTF-8 bytes `hex` (what simrd's int()
+             reads from a log): must be python3's own int(bytes.decode()),
+             none where python3 raises, range past [-2^127, 2^127)
 
 Doubles are compared bit for bit (so -0.0 != 0.0). Exits 1 naming the first
 mismatches, 0 when everything agrees.
@@ -26,6 +30,7 @@ import re
 import struct
 import subprocess
 import sys
+import unicodedata
 from typing import Any
 
 # A query: its operation letter, then its operands (ints, floats or text).
@@ -275,6 +280,41 @@ def gen_parses(g: Gen, n: int, out: list[Query]) -> None:
 
 PARSE_RE = re.compile(r'-?[0-9]+\Z')
 
+# str.isspace() characters, and the zero of each run of decimal digits, as
+# python3 itself lists them (not a copy of dtrcheck's tables).
+SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+ZEROS = [c for c in range(0x110000) if unicodedata.decimal(chr(c), -1) == 0]
+
+
+def gen_int_texts(g: Gen, n: int, out: list[Query]) -> None:
+    r = g.r
+    fixed = [' 1000 ', '+10', '1_00', '1__0', '_1', '1_', '-_1', '+-1', '- 1', '\u0661\u0660',
+             '\xa010\u2003', '\x1c7\x1f', '\x0b\x0c5', '0_0', '00', '1e3', '10.0', ' ', '',
+             '\U0001d7ce\U0001d7d9', '\u00b2', '\u2167', '+', '-0_0', '7\x00']
+    for t in fixed:
+        out.append(('I', t.encode()))
+    for b in (b'\xff1', b'1\xc0\x80', b'\xed\xa0\x80', b'\xe2\x80', b'12\xf4\x90\x80\x80'):
+        out.append(('I', b))
+    while len(out) < n:
+        digits = str(g.rand_int(r.choice([8, 64, 127, 130]), signed=False))
+        text = ''
+        for k, ch in enumerate(digits):
+            if r.random() < 0.2:
+                ch = chr(r.choice(ZEROS) + int(ch))
+            if k and r.random() < 0.1:
+                text += '_' * r.choice([1, 1, 1, 2])
+            text += ch
+        if r.random() < 0.5:
+            text = r.choice(['-', '+', '']) + text
+        for _ in range(r.randrange(3)):
+            text = r.choice(SPACES) + text
+        for _ in range(r.randrange(3)):
+            text += r.choice(SPACES)
+        if r.random() < 0.1:
+            p = r.randrange(len(text) + 1)
+            text = text[:p] + r.choice(['x', '.', '_', ' ', '\u00bd', '\u0bf0', '\x00']) + text[p:]
+        out.append(('I', text.encode()))
+
 
 def expected(q: Query) -> Any:
     op = q[0]
@@ -295,6 +335,12 @@ def expected(q: Query) -> Any:
             return None
         v = int(s)
         return v if clamp_ok(v) else None
+    if op == 'I':
+        try:
+            v = int(q[1].decode())
+        except (UnicodeDecodeError, ValueError):
+            return None
+        return v if clamp_ok(v) else 'range'
     raise ValueError(op)
 
 
@@ -306,6 +352,8 @@ def encode(q: Query) -> str:
         return 'C %d %s' % (q[1], q[2].hex())
     if op == 'T':
         return 'T ' + q[1].hex()
+    if op == 'I':
+        return 'I ' + q[1].hex()
     return 'R ' + q[1]
 
 
@@ -318,6 +366,8 @@ def decode(op: str, text: str) -> Any:
         return int(text)
     if op == 'T':
         return int(text)
+    if op == 'I' and text == 'range':
+        return text
     return None if text == 'none' else int(text)
 
 
@@ -346,6 +396,7 @@ def main() -> int:
     gen_compares(g, len(queries) + args.count // 5, queries)
     gen_truncs(g, len(queries) + args.count // 20, queries)
     gen_parses(g, len(queries) + args.count // 20, queries)
+    gen_int_texts(g, len(queries) + args.count // 10, queries)
 
     payload = ''.join(encode(q) + '\n' for q in queries)
     proc = subprocess.run([args.driver], input=payload, capture_output=True, text=True)

@@ -182,7 +182,21 @@ bool Runtime::OverBudget(Int extra) const {
 }
 
 void Runtime::RunSchedule() {
-  for (size_t i = 0; i < graph_.schedule.size(); ++i) {
+  size_t i = 0;
+  try {
+    RunCommands(&i);
+  } catch (const SimrdAssertion& e) {
+    // simrd's traceback shows where in the log it was; the message names
+    // the line of the command that tripped the assertion.
+    const int32_t line = graph_.schedule[i].line;
+    throw SimrdAssertion(std::string(e.what()) +
+                         (line > 0 ? " (at log line " + std::to_string(line) + ")"
+                                   : " (at the end of the log, pinning the outputs)"));
+  }
+}
+
+void Runtime::RunCommands(size_t* index) {
+  for (size_t& i = *index; i < graph_.schedule.size(); ++i) {
     const Command& cmd = graph_.schedule[i];
     if (observer_) observer_->OnCommand(i);
     switch (cmd.kind) {

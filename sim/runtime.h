@@ -77,7 +77,8 @@ class Runtime {
           RuntimeObserver* observer = nullptr);
 
   // Replays the whole schedule (simrd's Graph.get_closure()(rt)).
-  // OutOfMemory, RematExceeded and SimrdAssertion propagate.
+  // OutOfMemory, RematExceeded and SimrdAssertion propagate; an assertion's
+  // message names the log line of the command that tripped it.
   void RunSchedule();
 
   // State the heuristics read.
@@ -115,6 +116,8 @@ class Runtime {
   void EvictedNeighborhood(StorageId s, StorageList* out);
 
  private:
+  // The schedule from *index on; *index is the command being run.
+  void RunCommands(size_t* index);
   struct Frame {
     TensorId t;
     bool rematerialize;

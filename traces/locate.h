@@ -72,6 +72,8 @@ std::vector<TraceDir> TraceSearchPath();
 
 // Lowercase hex SHA-256 of a file. Throws TraceLocateError if unreadable.
 std::string Sha256OfFile(const std::string& path);
+// Lowercase hex SHA-256 of `text`.
+std::string Sha256OfText(std::string_view text);
 
 enum class TraceCheck { kVerified, kMismatch, kMissing };
 

@@ -74,6 +74,22 @@ bad "bad shard" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --shard 2/2
 bad "bad format" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --format xml
 bad "unknown heuristic" sweep "$trace" --from 0.1 --to 0.2 --step 0.01 --heuristics DTR,Nope
 bad "resume of another sweep" sweep "$trace" --from 0.100 --to 0.130 --step 0.002 --overhead-limit 7 --resume "$tmp/j1.jsonl"
+# Resume names the offending line, and refuses an edited record.
+bad_at() {  # bad_at NAME WANT ARGS...: must exit 2 with WANT in its message
+  local name=$1 want=$2; shift 2
+  local err; err=$("$bin" "$@" 2>&1 > /dev/null); local rc=$?
+  if [ $rc -ne 2 ] || [[ "$err" != *"$want"* ]]; then
+    echo "FAIL: $name exited $rc: $err"; fail=1
+  fi
+}
+sed -n '1,2p' "$tmp/j1.jsonl" > "$tmp/damaged.jsonl"; echo '{"budget": 1,' >> "$tmp/damaged.jsonl"
+bad_at "resume of a damaged file" "damaged.jsonl:3:" sweep "$trace" "${grid[@]}" --format jsonl --resume "$tmp/damaged.jsonl"
+sed -n '1,3p' "$tmp/j1.jsonl" | sed '2s/"clock":[0-9]*/"clock":12345/' > "$tmp/edited.jsonl"
+bad_at "resume of an edited record" "edited.jsonl:2: the record does not match" sweep "$trace" "${grid[@]}" --format jsonl --resume "$tmp/edited.jsonl"
+bad_at "resume with other parse options" "j1.jsonl:1: the record does not match" sweep "$trace" "${grid[@]}" --format jsonl --preallocate --resume "$tmp/j1.jsonl"
+"$bin" sweep --merge "$tmp/s0.jsonl" "$tmp/s1.jsonl" --format jsonl -o "$tmp/m01.jsonl"
+"$bin" sweep "$trace" "${grid[@]}" --format jsonl --resume "$tmp/m01.jsonl" -o "$tmp/m01.jsonl"
+check "merged shards resumed" cmp -s "$tmp/m01.jsonl" "$tmp/j1.jsonl"
 echo '{"not": "a record"}' > "$tmp/junk.jsonl"
 bad "merge junk" sweep --merge "$tmp/junk.jsonl"
 bad "compare one budget" compare "$trace" --at 0.1

@@ -34,6 +34,8 @@ CASES = {
     'int() refuses an exponent': (START + X_OF_SIZE % '1e3', 3),
     'null MEMORY': (START + CONST.replace('"8"', 'null'), 3),
     'a 2 MB bad line': (START + '{"INSTRUCTION":"CONSTANT","NAME":"' + 'x' * 2000000 + '"\n', 2),
+    'a 17 MB line (Q-LONG-LINE)': (START + '{"INSTRUCTION":"CONSTANT","NAME":"' + 'x' * 17000000
+                                   + '"}\n', 2),
     'a 2 MB unknown instruction': (START + '{"INSTRUCTION":"' + 'x' * 2000000 + '"}\n', 2),
 }
 failed = 0

@@ -60,6 +60,10 @@ std::vector<std::string_view> SplitLogLines(std::string_view text);
 // The line without its trailing white space, which simrd strips with
 // line.rstrip() (Python's whitespace: sim/py_text.h).
 std::string_view StripLogLine(std::string_view line);
+// The longest line read (simrd reads any): decoding a line takes a few
+// times its size, so this bounds the memory a log can take besides its text.
+constexpr size_t kMaxLineBytes = size_t(16) << 20;
+
 // `text` as an error message quotes it: at most 60 bytes, then its length.
 std::string Excerpt(std::string_view text);
 

@@ -114,6 +114,7 @@ Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) con
 }
 
 const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
+  if (line_text.size() > kMaxLineBytes) Fail(static_cast<long>(k + 1), "");
   line_text = StripLogLine(line_text);
   Instr& in = fast_lines_[k % kFastRing];
   in.line = static_cast<long>(k + 1);
@@ -261,13 +262,14 @@ Graph Parser::Run(std::string_view text) {
   return b.Finish();
 }
 
-}  // namespace
 
-Graph ParseTrace(std::string_view text, const std::string& file, const ParseOptions& options) {
+// `text` must be followed by simdjson::SIMDJSON_PADDING readable bytes
+// unless options.reference_json_reader.
+Graph ParsePaddedTrace(std::string_view text, const std::string& file,
+                       const ParseOptions& options) {
   if (!options.reference_json_reader) {
-    simdjson::padded_string padded(text.data(), text.size());
     try {
-      return Parser(file, options, /*fast=*/true).Run(padded);
+      return Parser(file, options, /*fast=*/true).Run(text);
     } catch (const UseReferenceReader&) {
     } catch (const TraceError&) {
       // From the GraphBuilder: the reference reader gives the error again,
@@ -277,23 +279,32 @@ Graph ParseTrace(std::string_view text, const std::string& file, const ParseOpti
   return Parser(file, options, /*fast=*/false).Run(text);
 }
 
+}  // namespace
+
+Graph ParseTrace(std::string_view text, const std::string& file, const ParseOptions& options) {
+  if (options.reference_json_reader) return ParsePaddedTrace(text, file, options);
+  simdjson::padded_string padded(text.data(), text.size());
+  return ParsePaddedTrace(padded, file, options);
+}
+
 Graph ParseTraceFile(const std::string& path, const ParseOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path, 0, "cannot open file");
   std::string text;
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
-  if (size >= 0) {  // a regular file: one read of its size
-    text.resize(static_cast<size_t>(size));
+  if (size >= 0) {  // a regular file: one read of its size, padded for simdjson in place
+    text.resize(static_cast<size_t>(size) + simdjson::SIMDJSON_PADDING);
     in.seekg(0);
     in.read(text.data(), size);
-    text.resize(static_cast<size_t>(in.gcount()));
-  } else {  // a pipe
-    in.clear();
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
+    const size_t n = static_cast<size_t>(in.gcount());
+    if (in.bad()) throw TraceError(path, 0, "read error");
+    return ParsePaddedTrace(std::string_view(text.data(), n), path, options);
   }
+  in.clear();  // a pipe
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
   if (in.bad()) throw TraceError(path, 0, "read error");
   return ParseTrace(text, path, options);
 }

@@ -7,6 +7,7 @@
 #include "analysis/archived_finding.h"
 #include "analysis/finding_manifest.h"
 #include "cli/fuzz_commands.h"
+#include "cli/number_option.h"
 #include "optimal/regret.h"
 #include "sim/parse.h"
 
@@ -69,6 +70,7 @@ Action AddCheckFindingCommand(CLI::App& app) {
                 "heuristic's regret (dtrcheck optimal)");
   cmd->add_flag("--record", args->record, "with --optimal: keep it in the manifest");
   cmd->add_option("--time-limit", args->time_limit, "with --optimal: seconds per solve")
+      ->check(FiniteRange(0.01, 1e6))
       ->capture_default_str();
   return {cmd, [args]() { return RunCheck(*args); }};
 }

@@ -76,8 +76,9 @@ LogLine LogLineReader::Decode(std::string_view text, long line) const {
   LogLine l;
   l.line = line;
   if (text.size() > kMaxLineBytes)
-    Fail(line, "a line of " + std::to_string(text.size()) + " bytes; dtrcheck reads lines of at "
-               "most 16 MiB (QUIRKS.md, Q-LONG-LINE)");
+    Fail(line, "a line of " + std::to_string(text.size()) +
+                   " bytes; dtrcheck reads lines of at "
+                   "most 16 MiB (QUIRKS.md, Q-LONG-LINE)");
   text = StripLogLine(text);
   // nlohmann reads a NUL as the end of the text; Python's json.loads calls
   // what follows "Extra data" (or an invalid control character in a string).

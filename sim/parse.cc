@@ -262,7 +262,6 @@ Graph Parser::Run(std::string_view text) {
   return b.Finish();
 }
 
-
 // `text` must be followed by simdjson::SIMDJSON_PADDING readable bytes
 // unless options.reference_json_reader.
 Graph ParsePaddedTrace(std::string_view text, const std::string& file,

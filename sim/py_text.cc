@@ -11,8 +11,8 @@ namespace {
 
 bool IsPySpace(char32_t c) {
   return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 ||
-         c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-         c == 0x202f || c == 0x205f || c == 0x3000;
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+         c == 0x205f || c == 0x3000;
 }
 
 // The zero of each run of ten decimal digits (unicodedata.decimal(c) == 0),
@@ -73,25 +73,28 @@ std::string_view PyRstrip(std::string_view text) {
 
 std::optional<Int> PyIntFromText(std::string_view text, bool* out_of_range) {
   if (out_of_range) *out_of_range = false;
-  // As CPython: whitespace becomes ' ' and every decimal digit its ASCII
-  // digit, then PyLong_FromString reads the ASCII text.
+  // As CPython: non-ASCII white space becomes ' ' and every non-ASCII
+  // decimal digit its ASCII digit, then PyLong_FromString reads the text.
   std::string ascii;
   for (size_t pos = 0; pos < text.size();) {
     char32_t c;
     if (!NextCodePoint(text, &pos, &c)) return std::nullopt;
     int d = DecimalValue(c);
-    if (IsPySpace(c))
-      ascii += ' ';
+    if (c < 0x80)
+      ascii += static_cast<char>(c);
     else if (d >= 0)
       ascii += static_cast<char>('0' + d);
-    else if (c < 0x80)
-      ascii += static_cast<char>(c);
+    else if (IsPySpace(c))
+      ascii += ' ';
     else
       return std::nullopt;
   }
-  size_t b = ascii.find_first_not_of(' ');
+  // PyLong_FromString skips C's white space (Py_ISSPACE): not \x1c-\x1f,
+  // which str.isspace() counts.
+  const char* kCSpace = " \t\n\v\f\r";
+  size_t b = ascii.find_first_not_of(kCSpace);
   if (b == std::string::npos) return std::nullopt;
-  size_t e = ascii.find_last_not_of(' ');
+  size_t e = ascii.find_last_not_of(kCSpace);
   std::string_view body = std::string_view(ascii).substr(b, e - b + 1);
   std::string digits;
   if (body[0] == '-' || body[0] == '+') {

@@ -18,8 +18,9 @@ namespace dtrcheck {
 // text.rstrip(): without its trailing Python whitespace.
 std::string_view PyRstrip(std::string_view text);
 
-// Python's int(text), base 10: surrounding whitespace, a sign, digits of any
-// script with single underscores between them. nullopt where Python raises
+// Python's int(text), base 10: surrounding whitespace (str.isspace()'s but
+// \x1c-\x1f), a sign, digits of any script with single underscores between
+// them. nullopt where Python raises
 // ValueError (invalid UTF-8 included), and where the value is outside
 // [-2^127, 2^127), then with *out_of_range set (when given).
 std::optional<Int> PyIntFromText(std::string_view text, bool* out_of_range = nullptr);

@@ -20,8 +20,7 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
     uint32_t resident;
   };
   auto key = [&](const State& s) {
-    return (static_cast<uint64_t>(s.t) << 40) | (static_cast<uint64_t>(s.next) << 32) |
-           s.resident;
+    return (static_cast<uint64_t>(s.t) << 40) | (static_cast<uint64_t>(s.next) << 32) | s.resident;
   };
   std::vector<uint32_t> deps(n, 0), bases(n, 0), dependents_of_base(n, 0);
   for (int k = 0; k < n; ++k) {
@@ -54,8 +53,7 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
     queue.pop();
     if (best[k] < cost) continue;
     const State s = states[k];
-    if (s.t == n && (s.resident & outputs) == outputs &&
-        p.fixed_at_end + memory(outputs) <= budget)
+    if (s.t == n && (s.resident & outputs) == outputs && p.fixed_at_end + memory(outputs) <= budget)
       return cost;
     // Free a resident node (and the views of its storage with it).
     for (int i = 0; i < n; ++i)

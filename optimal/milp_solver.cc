@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <string>
 
@@ -146,9 +146,7 @@ class Program {
  private:
   struct Key {
     int a, b, c = 0;
-    bool operator<(const Key& o) const {
-      return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c;
-    }
+    bool operator<(const Key& o) const { return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c; }
   };
   std::vector<int> Freeable(int k) const {  // deps of k and k itself, of non-zero size
     std::vector<int> out;
@@ -237,10 +235,11 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality.
   const std::string seconds = std::to_string(options.time_limit_seconds);
-  const char* argv[] = {"dtrcheck-optimal", "-log",          "0",   "-seconds", seconds.c_str(),
-                        "-allowableGap",    "0.999",         "-ratioGap", "0",  "-solve",
-                        "-quit"};
-  CbcMain1(static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
+  const char* argv[] = {
+      "dtrcheck-optimal", "-log", "0",      "-seconds", seconds.c_str(), "-allowableGap", "0.999",
+      "-ratioGap",        "0",    "-solve", "-quit"};
+  CbcMain1(
+      static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
   result.best_bound = std::max(result.lp_bound, model.getBestPossibleObjValue() * unit);
   const double* x = model.bestSolution();
   if (model.isProvenInfeasible() && !x) {

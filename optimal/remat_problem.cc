@@ -86,7 +86,8 @@ RematProblem MakeRematProblem(const Graph& g) {
   }
   p.fixed_at_end = fixed;
   std::map<std::string, TensorId> by_name;
-  for (size_t t = 0; t < g.tensors.size(); ++t) by_name[g.tensors[t].name] = static_cast<TensorId>(t);
+  for (size_t t = 0; t < g.tensors.size(); ++t)
+    by_name[g.tensors[t].name] = static_cast<TensorId>(t);
   std::set<int> outputs;
   for (const std::string& storage : g.outputs) {
     auto it = by_name.find(storage);

@@ -26,18 +26,18 @@
 namespace dtrcheck {
 
 struct RematNode {
-  OpId op = -1;       // in the Graph
-  std::string name;   // simrd's unique operator name ("conv/12")
-  Int cost = 0;       // TIME
-  Int size = 0;       // bytes of the storages it creates
-  Int resident_before = 0;  // bytes of constants (and output_ram) resident when it first runs
+  OpId op = -1;                 // in the Graph
+  std::string name;             // simrd's unique operator name ("conv/12")
+  Int cost = 0;                 // TIME
+  Int size = 0;                 // bytes of the storages it creates
+  Int resident_before = 0;      // bytes of constants (and output_ram) resident when it first runs
   std::vector<int> deps;        // nodes that must be resident to compute it (ascending)
   std::vector<int> view_bases;  // nodes whose storages its views alias (ascending)
 };
 
 struct RematProblem {
   std::vector<RematNode> nodes;  // in log order
-  Int fixed_at_end = 0;  // every constant, and output_ram under PREALLOCATE
+  Int fixed_at_end = 0;          // every constant, and output_ram under PREALLOCATE
   std::vector<int> outputs;      // nodes that must be resident at the end (ascending)
   Int model_compute = 0;         // each node once: the Graph's compute
   // users[i]: the nodes that depend on node i (ascending).

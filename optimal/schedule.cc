@@ -27,13 +27,14 @@ Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& 
     ++line_no;
     if (line.empty() || line[0] == '#') continue;
     auto space = line.find(' ');
-    std::string verb = line.substr(0, space), name = space == line.npos ? "" : line.substr(space + 1);
+    std::string verb = line.substr(0, space),
+                name = space == line.npos ? "" : line.substr(space + 1);
     auto it = by_name.find(name);
     if ((verb != "compute" && verb != "free") || it == by_name.end())
       throw std::invalid_argument(file + ":" + std::to_string(line_no) +
                                   ": expected \"compute NAME\" or \"free NAME\" of an operator");
-    s.steps.push_back({verb == "compute" ? ScheduleStep::kCompute : ScheduleStep::kFree,
-                       it->second});
+    s.steps.push_back(
+        {verb == "compute" ? ScheduleStep::kCompute : ScheduleStep::kFree, it->second});
   }
   return s;
 }
@@ -53,8 +54,7 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
   for (size_t i = 0; i < g.schedule.size(); ++i) {
     if (g.schedule[i].kind != CommandKind::kCompute) continue;
     const GOp& op = g.ops[g.schedule[i].target];
-    bool pinned_next = i + 1 < g.schedule.size() &&
-                       g.schedule[i + 1].kind == CommandKind::kPin &&
+    bool pinned_next = i + 1 < g.schedule.size() && g.schedule[i + 1].kind == CommandKind::kPin &&
                        op.result.size() == 1 && g.schedule[i + 1].target == op.result[0];
     if (pinned_next && op.args.empty() && op.cost == 0 && op.name.rfind("constant/", 0) == 0)
       constants.insert(g.schedule[i].target);
@@ -134,8 +134,8 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
     check.compute += op.cost;
     if (memory > check.peak) check.peak = memory;
     if (memory > budget) {
-      check.error = at + "memory " + IntToString(memory) + " exceeds the budget " +
-                    IntToString(budget);
+      check.error =
+          at + "memory " + IntToString(memory) + " exceeds the budget " + IntToString(budget);
       return check;
     }
   }

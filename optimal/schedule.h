@@ -35,9 +35,9 @@ Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& 
 
 struct ScheduleCheck {
   bool ok = false;
-  std::string error;   // the first violation, naming the step
-  Int compute = 0;     // total cost of every compute step
-  Int peak = 0;        // highest memory, constants included
+  std::string error;  // the first violation, naming the step
+  Int compute = 0;    // total cost of every compute step
+  Int peak = 0;       // highest memory, constants included
   int recomputations = 0;
 };
 

@@ -44,8 +44,9 @@ Action AddOptimalCommand(CLI::App& app) {
       ->check(CLI::ExistingFile);
   auto* group = cmd->add_option_group("budget");
   group->add_option("--budget", o->budget_text, "memory budget in bytes");
-  group->add_option("--ratio", o->ratio,
-                    "budget = int(peak * R), peak from an unbounded baseline run (as run's)")
+  group
+      ->add_option("--ratio", o->ratio,
+                   "budget = int(peak * R), peak from an unbounded baseline run (as run's)")
       ->check(CLI::Range(0.0, 1e6));
   group->require_option(1);
   cmd->add_option("--baseline-runtime", o->baseline_runtime,
@@ -72,8 +73,8 @@ Action AddOptimalCommand(CLI::App& app) {
             } else {
               auto b = ParseInt(o->budget_text);
               if (!b || *b < 0)
-                throw CLI::ValidationError("--budget", "expected a non-negative integer, got \"" +
-                                                           o->budget_text + "\"");
+                throw CLI::ValidationError(
+                    "--budget", "expected a non-negative integer, got \"" + o->budget_text + "\"");
               budget = *b;
             }
             RematProblem problem = MakeRematProblem(graph);
@@ -110,8 +111,8 @@ Action AddOptimalCommand(CLI::App& app) {
                           << "overhead    " << Fixed(*opt.Overhead(), 4)
                           << "x (total compute over baseline compute)\n"
                           << "checked     "
-                          << (opt.check.ok ? "ok (independent replay)" : opt.check.error)
-                          << ", " << opt.check.recomputations << " recomputations\n";
+                          << (opt.check.ok ? "ok (independent replay)" : opt.check.error) << ", "
+                          << opt.check.recomputations << " recomputations\n";
               std::cout << "lp bound    " << Fixed(opt.result.lp_bound, 1) << " ("
                         << Fixed(opt.LpOverhead(), 4) << "x)\n"
                         << "best bound  " << Fixed(opt.result.best_bound, 1) << "\n"

@@ -1,9 +1,11 @@
 #include "optimal/exhaustive.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -12,63 +14,65 @@ namespace dtrcheck {
 std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
                                      bool log_order_within_stage) {
   const int n = static_cast<int>(p.nodes.size());
-  if (n > 20) throw std::invalid_argument("exhaustive search: more than 20 nodes");
+  const int units = static_cast<int>(p.units.size());
+  if (n > 20 || units > 64)
+    throw std::invalid_argument("exhaustive search: more than 20 nodes or 64 units");
   // State: stage t (nodes < t have run for the first time), the next node a
-  // recomputation may be (log order), and the resident set.
-  struct State {
-    int t, next;
-    uint32_t resident;
-  };
-  auto key = [&](const State& s) {
-    return (static_cast<uint64_t>(s.t) << 40) | (static_cast<uint64_t>(s.next) << 32) | s.resident;
-  };
-  std::vector<uint32_t> deps(n, 0), bases(n, 0), dependents_of_base(n, 0);
+  // recomputation may be (log order), and the resident units.
+  using State = std::tuple<int, int, uint64_t>;
+  std::vector<uint64_t> deps(n, 0), creates(n, 0), views_of(units, 0);
   for (int k = 0; k < n; ++k) {
-    for (int d : p.nodes[k].deps) deps[k] |= 1u << d;
-    for (int b : p.nodes[k].view_bases) dependents_of_base[b] |= 1u << k;
+    for (int d : p.nodes[k].deps) deps[k] |= uint64_t{1} << d;
+    for (int u : p.nodes[k].units) creates[k] |= uint64_t{1} << u;
   }
-  uint32_t outputs = 0;
-  for (int o : p.outputs) outputs |= 1u << o;
-  auto memory = [&](uint32_t resident) {
+  for (int u = 0; u < units; ++u)
+    for (int b : p.units[u].bases) views_of[b] |= uint64_t{1} << u;
+  uint64_t outputs = 0;
+  for (int o : p.outputs) outputs |= uint64_t{1} << o;
+  auto memory = [&](uint64_t resident) {
     Int m = 0;
-    for (int i = 0; i < n; ++i)
-      if (resident >> i & 1) m += p.nodes[i].size;
+    for (int u = 0; u < units; ++u)
+      if (resident >> u & 1) m += p.units[u].size;
     return m;
   };
-  using Entry = std::pair<Int, uint64_t>;
+  using Entry = std::pair<Int, State>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
-  std::unordered_map<uint64_t, Int> best;
-  std::unordered_map<uint64_t, State> states;
+  struct Hash {
+    size_t operator()(const State& s) const {
+      auto [t, next, resident] = s;
+      return std::hash<uint64_t>()(resident * 1000003u + static_cast<uint64_t>(t * 64 + next));
+    }
+  };
+  std::unordered_map<State, Int, Hash> best;
   auto push = [&](const State& s, Int cost) {
-    uint64_t k = key(s);
-    auto it = best.find(k);
+    auto it = best.find(s);
     if (it != best.end() && it->second <= cost) return;
-    best[k] = cost;
-    states[k] = s;
-    queue.push({cost, k});
+    best[s] = cost;
+    queue.push({cost, s});
   };
   push({0, 0, 0}, 0);
   while (!queue.empty()) {
-    auto [cost, k] = queue.top();
+    auto [cost, s] = queue.top();
     queue.pop();
-    if (best[k] < cost) continue;
-    const State s = states[k];
-    if (s.t == n && (s.resident & outputs) == outputs && p.fixed_at_end + memory(outputs) <= budget)
+    if (best[s] < cost) continue;
+    const auto [t, next, resident] = s;
+    if (t == n && (resident & outputs) == outputs && p.fixed_at_end + memory(outputs) <= budget)
       return cost;
-    // Free a resident node (and the views of its storage with it).
-    for (int i = 0; i < n; ++i)
-      if (s.resident >> i & 1)
-        push({s.t, s.next, s.resident & ~(1u << i) & ~dependents_of_base[i]}, cost);
-    if (s.t == n) continue;
-    // Compute node j: a recomputation (j < t) or the stage's own node (j == t).
-    for (int j = log_order_within_stage ? s.next : 0; j <= s.t; ++j) {
-      if (s.resident >> j & 1 || (s.resident & deps[j]) != deps[j]) continue;
-      uint32_t after = s.resident | 1u << j;
-      if (p.nodes[s.t].resident_before + memory(after) > budget) continue;
-      if (j == s.t)
-        push({s.t + 1, 0, after}, cost + p.nodes[j].cost);
+    // Free a resident unit (and the views of its storage with it).
+    for (int u = 0; u < units; ++u)
+      if (resident >> u & 1) push({t, next, resident & ~(uint64_t{1} << u) & ~views_of[u]}, cost);
+    // Compute node j: a recomputation (j < t) or the stage's own node (j == t),
+    // with its arguments resident and none of its storages. After the last
+    // node (t == n) only recomputations, for the outputs.
+    const Int fixed = t < n ? p.nodes[t].resident_before : p.fixed_at_end;
+    for (int j = log_order_within_stage ? next : 0; j <= std::min(t, n - 1); ++j) {
+      if ((resident & creates[j]) != 0 || (resident & deps[j]) != deps[j]) continue;
+      uint64_t after = resident | creates[j];
+      if (fixed + memory(after) > budget) continue;
+      if (j == t)
+        push({t + 1, 0, after}, cost + p.nodes[j].cost);
       else
-        push({s.t, j + 1, after}, cost + p.nodes[j].cost);
+        push({t, j + 1, after}, cost + p.nodes[j].cost);
     }
   }
   return std::nullopt;

@@ -1,15 +1,16 @@
 // The minimum-compute schedule by exhaustive search (Dijkstra over the set
-// of resident nodes), for checking the solver on small problems.
+// of resident units), for checking the solver on small problems.
 //
 // The search explores every schedule of the model in
 // optimal/remat_problem.h: compute any node whose dependencies are
-// resident (memory permitting), free any resident node, run the log's
+// resident and none of whose storages is (memory permitting), free any
+// resident storage, run the log's
 // nodes for the first time in order, end with the outputs resident. With
 // `log_order_within_stage`, recomputations before each first run also go
 // in log order, as in Checkmate's formulation (optimal/milp_solver.h), so
 // the two must agree exactly; without it the search may find cheaper
 // schedules the formulation excludes, which measures what that restriction
-// costs. Up to 20 nodes (the state is a bit set).
+// costs. Up to 20 nodes and 64 units (the state is a bit set).
 #ifndef DTRCHECK_OPTIMAL_EXHAUSTIVE_H_
 #define DTRCHECK_OPTIMAL_EXHAUSTIVE_H_
 
@@ -20,7 +21,7 @@
 namespace dtrcheck {
 
 // The minimum total cost, or nullopt if no schedule fits the budget.
-// Throws std::invalid_argument for more than 20 nodes.
+// Throws std::invalid_argument for more than 20 nodes or 64 units.
 std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
                                      bool log_order_within_stage);
 

@@ -54,51 +54,68 @@ class Program {
   // is at most B - F exactly when the sum of units is at most floor((B - F) / unit).
   Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit)
       : p_(p), n_(static_cast<int>(p.nodes.size())), users_(p.Users()) {
-    for (int t = 0; t < n_; ++t)
-      for (int i = 0; i <= t; ++i) r_[{t, i}] = Column(Cost(i, cost_unit), 0, 1);
-    for (int t = 1; t <= n_; ++t)
-      for (int i = 0; i < t; ++i) s_[{t, i}] = Column(0, 0, 1);
-    for (int t = 0; t < n_; ++t)
-      for (int k = 0; k <= t; ++k)
-        for (int i : Freeable(k)) free_[{t, i, k}] = Column(0, 0, 1);
+    const int units = static_cast<int>(p.units.size());
+    // Stages 0..n-1 run node t; stage n, after the last node, only
+    // recomputes (outputs freed to make room for the last nodes: simrd
+    // rematerializes them when it pins the outputs at the end).
+    for (int t = 0; t <= n_; ++t)
+      for (int i = 0; i <= Last(t); ++i) r_[{t, i}] = Column(Cost(i, cost_unit), 0, 1);
+    for (int t = 1; t <= n_ + 1; ++t)
+      for (int u = 0; u < units; ++u)
+        if (p.units[u].node < t) s_[{t, u}] = Column(0, 0, 1);
+    for (int t = 0; t <= n_; ++t)
+      for (int k = 0; k <= Last(t); ++k)
+        for (int u : Freeable(k)) free_[{t, u, k}] = Column(0, 0, 1);
     for (int t = 0; t < n_; ++t) col_lo_[r_[{t, t}]] = 1;
-    for (int o : p.outputs) col_lo_[s_[{n_, o}]] = 1;
+    for (int o : p.outputs) col_lo_[s_[{n_ + 1, o}]] = 1;
 
-    for (int t = 0; t < n_; ++t) {
-      for (int k = 0; k <= t; ++k)
-        for (int d : p.nodes[k].deps) Row({{R(t, k), 1}, {R(t, d), -1}, {S(t, d), -1}}, 0);
-      for (int i = 0; i <= t; ++i) Row({{S(t + 1, i), 1}, {R(t, i), -1}, {S(t, i), -1}}, 0);
-      for (int i = 0; i < t; ++i) Row({{R(t, i), 1}, {S(t, i), 1}}, 1);
-      for (int k = 0; k <= t; ++k) {
-        for (int i : Freeable(k)) {
-          int f = free_.at({t, i, k});
+    for (int t = 0; t <= n_; ++t) {
+      const Int fixed = t < n_ ? p.nodes[t].resident_before : p.fixed_at_end;
+      for (int k = 0; k <= Last(t); ++k)
+        for (int d : p.nodes[k].deps)
+          Row({{R(t, k), 1}, {R(t, p.units[d].node), -1}, {S(t, d), -1}}, 0);
+      for (int u = 0; u < units; ++u) {
+        const int node = p.units[u].node;
+        if (node > t) continue;
+        Row({{S(t + 1, u), 1}, {R(t, node), -1}, {S(t, u), -1}}, 0);
+        // Never recomputed while a storage it creates is resident: freeing
+        // that storage first costs nothing and needs less memory (simrd
+        // would allocate it twice and free the copy).
+        if (node < t) Row({{R(t, node), 1}, {S(t, u), 1}}, 1);
+      }
+      for (int k = 0; k <= Last(t); ++k) {
+        for (int u : Freeable(k)) {
+          int f = free_.at({t, u, k});
           Row({{f, 1}, {R(t, k), -1}}, 0);
-          Row({{f, 1}, {S(t + 1, i), 1}}, 1);
-          for (int j : users_[i])
-            if (j > k && j <= t) Row({{f, 1}, {R(t, j), 1}}, 1);
+          Row({{f, 1}, {S(t + 1, u), 1}}, 1);
+          for (int j : users_[u])
+            if (j > k && j <= Last(t)) Row({{f, 1}, {R(t, j), 1}}, 1);
         }
       }
       // Memory right after each computation that allocates, before its frees.
-      for (int k = 0; k <= t; ++k) {
+      for (int k = 0; k <= Last(t); ++k) {
         if (p.nodes[k].size == 0) continue;
         std::vector<std::pair<int, double>> terms;
-        for (int i = 0; i < t; ++i) terms.push_back({S(t, i), Size(i, size_unit)});
-        for (int j = 0; j <= k; ++j) terms.push_back({R(t, j), Size(j, size_unit)});
+        for (int u = 0; u < units; ++u)
+          if (p.units[u].node < t) terms.push_back({S(t, u), UnitSize(u, size_unit)});
+        for (int j = 0; j <= k; ++j) terms.push_back({R(t, j), NodeSize(j, size_unit)});
         for (int j = 0; j < k; ++j)
-          for (int i : Freeable(j)) terms.push_back({free_.at({t, i, j}), -Size(i, size_unit)});
-        Row(terms, IntToDouble((budget - p.nodes[t].resident_before) / size_unit));
+          for (int u : Freeable(j)) terms.push_back({free_.at({t, u, j}), -UnitSize(u, size_unit)});
+        Row(terms, IntToDouble((budget - fixed) / size_unit));
       }
     }
     std::vector<std::pair<int, double>> end;  // the outputs beside every constant
-    for (int i = 0; i < n_; ++i) end.push_back({S(n_, i), Size(i, size_unit)});
+    for (int u = 0; u < units; ++u) end.push_back({S(n_ + 1, u), UnitSize(u, size_unit)});
     Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
-    for (int t = 1; t <= n_; ++t)
-      for (int pnode = 0; pnode < t; ++pnode)
-        for (int b : p.nodes[pnode].view_bases) Row({{S(t, pnode), 1}, {S(t, b), -1}}, 0);
+    for (int t = 1; t <= n_ + 1; ++t)
+      for (int u = 0; u < units; ++u)
+        if (p.units[u].node < t)
+          for (int b : p.units[u].bases) Row({{S(t, u), 1}, {S(t, b), -1}}, 0);
   }
 
+  int Last(int t) const { return t < n_ ? t : n_ - 1; }  // the last node stage t may compute
   int R(int t, int i) const { return r_.at({t, i}); }
-  int S(int t, int i) const { return i < t ? s_.at({t, i}) : -1; }
+  int S(int t, int u) const { return p_.units[u].node < t ? s_.at({t, u}) : -1; }
   size_t Columns() const { return obj_.size(); }
   size_t Rows() const { return row_ub_.size(); }
 
@@ -112,33 +129,29 @@ class Program {
   }
 
   // The schedule of a solution: each stage's computations in log order,
-  // each node freed after its last use in the stage unless kept, and what
-  // is not kept freed at the end of the stage.
+  // each storage freed after its last use in the stage unless kept, and
+  // what is not kept freed at the end of the stage.
   std::vector<NodeStep> Steps(const double* x) const {
     auto on = [&](int col) { return col >= 0 && x[col] > 0.5; };
     std::vector<NodeStep> steps;
-    std::vector<bool> resident(n_, false);
-    for (int t = 0; t < n_; ++t) {
-      for (int k = 0; k <= t; ++k) {
+    std::vector<bool> resident(p_.units.size(), false);
+    auto free = [&](int u) {
+      resident[u] = false;
+      if (p_.units[u].tensor >= 0) steps.push_back({u, false});  // views unit: nothing to free
+    };
+    for (int t = 0; t <= n_; ++t) {
+      for (int k = 0; k <= Last(t); ++k) {
         if (!on(R(t, k))) continue;
         steps.push_back({k, true});
-        resident[k] = true;
-        std::vector<int> candidates = p_.nodes[k].deps;
-        candidates.push_back(k);
-        for (int i : candidates) {
+        for (int u : p_.nodes[k].units) resident[u] = true;
+        for (int u : Freeable(k)) {
           bool later = false;
-          for (int j : users_[i]) later = later || (j > k && j <= t && on(R(t, j)));
-          if (resident[i] && !later && !on(S(t + 1, i)) && p_.nodes[i].size > 0) {
-            steps.push_back({i, false});
-            resident[i] = false;
-          }
+          for (int j : users_[u]) later = later || (j > k && j <= Last(t) && on(R(t, j)));
+          if (resident[u] && !later && !on(S(t + 1, u))) free(u);
         }
       }
-      for (int i = 0; i <= t; ++i)
-        if (resident[i] && !on(S(t + 1, i))) {
-          steps.push_back({i, false});
-          resident[i] = false;
-        }
+      for (size_t u = 0; u < p_.units.size(); ++u)
+        if (resident[u] && !on(S(t + 1, static_cast<int>(u)))) free(static_cast<int>(u));
     }
     return steps;
   }
@@ -148,15 +161,17 @@ class Program {
     int a, b, c = 0;
     bool operator<(const Key& o) const { return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c; }
   };
-  std::vector<int> Freeable(int k) const {  // deps of k and k itself, of non-zero size
+  std::vector<int> Freeable(int k) const {  // storages k needs or creates, of non-zero size
     std::vector<int> out;
     for (int d : p_.nodes[k].deps)
-      if (p_.nodes[d].size > 0) out.push_back(d);
-    if (p_.nodes[k].size > 0) out.push_back(k);
+      if (p_.units[d].size > 0) out.push_back(d);
+    for (int u : p_.nodes[k].units)
+      if (p_.units[u].size > 0) out.push_back(u);
     return out;
   }
   double Cost(int i, Int unit) const { return IntToDouble(p_.nodes[i].cost / unit); }
-  double Size(int i, Int unit) const { return IntToDouble(p_.nodes[i].size / unit); }
+  double NodeSize(int i, Int unit) const { return IntToDouble(p_.nodes[i].size / unit); }
+  double UnitSize(int u, Int unit) const { return IntToDouble(p_.units[u].size / unit); }
   int Column(double cost, double lo, double up) {
     obj_.push_back(cost);
     col_lo_.push_back(lo);
@@ -188,10 +203,8 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   auto started = std::chrono::steady_clock::now();
   OptimalResult result;
   std::vector<Int> sizes, costs;
-  for (const RematNode& n : p.nodes) {
-    sizes.push_back(n.size);
-    costs.push_back(n.cost);
-  }
+  for (const RematNode& n : p.nodes) costs.push_back(n.cost);
+  for (const RematUnit& u : p.units) sizes.push_back(u.size);
   const Int size_unit = CommonFactor(sizes), cost_unit = CommonFactor(costs);
   auto finish = [&]() {
     result.seconds =
@@ -235,9 +248,19 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality.
   const std::string seconds = std::to_string(options.time_limit_seconds);
-  const char* argv[] = {
-      "dtrcheck-optimal", "-log", "0",      "-seconds", seconds.c_str(), "-allowableGap", "0.999",
-      "-ratioGap",        "0",    "-solve", "-quit"};
+  const char* argv[] = {"dtrcheck-optimal",
+                        "-log",
+                        "0",
+                        "-seconds",
+                        seconds.c_str(),
+                        "-allowableGap",
+                        "0.999",
+                        "-ratioGap",
+                        "0",
+                        "-preprocess",
+                        "off",
+                        "-solve",
+                        "-quit"};
   CbcMain1(
       static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
   result.best_bound = std::max(result.lp_bound, model.getBestPossibleObjValue() * unit);
@@ -253,7 +276,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   result.steps = program.Steps(x);
   Int total = 0;
   for (const NodeStep& s : result.steps)
-    if (s.compute) total += p.nodes[s.node].cost;
+    if (s.compute) total += p.nodes[s.index].cost;
   result.compute = total;
   result.status = model.isProvenOptimal() ? OptimalStatus::kOptimal : OptimalStatus::kFeasible;
   if (result.status == OptimalStatus::kOptimal) result.best_bound = IntToDouble(total);

@@ -4,12 +4,13 @@
 // The formulation is Checkmate's (Jain et al., MLSys 2020, section 4): the
 // log's operators are stages; in stage t node t is computed, after any
 // earlier nodes recomputed for it, in log order; R[t][i] says node i is
-// computed in stage t, S[t][i] that it is kept from stage t-1 into stage t,
-// FREE[t][i][k] that it is freed right after node k is computed in stage t
-// (when nothing later in the stage uses it and it is not kept). Memory after
-// each computation, before the frees, is at most the budget. A view's node
-// is kept only while the node whose storage it views is, and a node is
-// never recomputed while resident. Minimise the total cost of the computed
+// computed in stage t, S[t][u] that unit u (a storage, or a node's views)
+// is kept from stage t-1 into stage t, FREE[t][u][k] that storage u is
+// freed right after node k is computed in stage t (when nothing later in
+// the stage uses it and it is not kept). Memory after each computation,
+// before the frees, is at most the budget. A views unit is kept only while
+// the storages it views are, and a node is never recomputed while a storage
+// it creates is resident. Minimise the total cost of the computed
 // nodes. optimal/README.md states the program in full.
 #ifndef DTRCHECK_OPTIMAL_MILP_SOLVER_H_
 #define DTRCHECK_OPTIMAL_MILP_SOLVER_H_
@@ -34,9 +35,10 @@ struct OptimalOptions {
   double time_limit_seconds = 60;
 };
 
-// A schedule in node terms: compute (node, true) or free (node, false).
+// A schedule in the problem's terms: compute node `index` (compute) or
+// free the storage of unit `index` (!compute).
 struct NodeStep {
-  int node = 0;
+  int index = 0;
   bool compute = true;
 };
 

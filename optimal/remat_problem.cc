@@ -34,7 +34,7 @@ bool IsConstant(const Graph& g, size_t command) {
 }  // namespace
 
 std::vector<std::vector<int>> RematProblem::Users() const {
-  std::vector<std::vector<int>> users(nodes.size());
+  std::vector<std::vector<int>> users(units.size());
   for (size_t k = 0; k < nodes.size(); ++k)
     for (int d : nodes[k].deps) users[d].push_back(static_cast<int>(k));
   return users;
@@ -42,13 +42,12 @@ std::vector<std::vector<int>> RematProblem::Users() const {
 
 RematProblem MakeRematProblem(const Graph& g) {
   RematProblem p;
-  std::vector<int> node_of(g.ops.size(), -1);
   std::vector<bool> computed(g.ops.size(), false);
-  Int fixed = g.output_ram;  // resident from the start
-  auto producer = [&](TensorId t) -> int {
-    OpId op = g.tensors[t].op;
-    if (!computed[op]) throw std::invalid_argument("an argument before its producer");
-    return node_of[op];  // -1: a constant
+  std::vector<int> storage_unit(g.tensors.size(), -1);  // a storage's unit
+  std::vector<int> views_unit(g.ops.size(), -1);        // an operator's views unit
+  Int fixed = g.output_ram;                             // resident from the start
+  auto check_computed = [&](TensorId t) {
+    if (!computed[g.tensors[t].op]) throw std::invalid_argument("an argument before its producer");
   };
   for (size_t ci = 0; ci < g.schedule.size(); ++ci) {
     const Command& c = g.schedule[ci];
@@ -60,27 +59,40 @@ RematProblem MakeRematProblem(const Graph& g) {
       fixed += op.size.at(0);
       continue;
     }
+    const int node = static_cast<int>(p.nodes.size());
     RematNode n;
     n.op = c.target;
     n.name = op.name;
     n.cost = op.cost;
     n.resident_before = fixed;
-    std::set<int> deps, bases;
+    std::set<int> deps;
     for (TensorId a : op.args) {
-      if (int d = producer(a); d >= 0) deps.insert(d);
-      if (int b = producer(StorageRoot(g, a)); b >= 0) deps.insert(b);
+      check_computed(a);
+      const GTensor& ga = g.tensors[a];
+      TensorId root = StorageRoot(g, a);
+      check_computed(root);
+      if (storage_unit[root] >= 0) deps.insert(storage_unit[root]);  // else a constant
+      if (g.ops[ga.op].alias[ga.index] >= 0 && views_unit[ga.op] >= 0)
+        deps.insert(views_unit[ga.op]);
     }
+    std::set<int> bases;
     for (size_t i = 0; i < op.result.size(); ++i) {
       if (op.alias[i] < 0) {
+        storage_unit[op.result[i]] = static_cast<int>(p.units.size());
+        n.units.push_back(static_cast<int>(p.units.size()));
+        p.units.push_back({node, op.size[i], op.result[i], {}});
         n.size += op.size[i];
-      } else if (int b = producer(StorageRoot(g, op.args[op.alias[i]])); b >= 0) {
+      } else if (int b = storage_unit[StorageRoot(g, op.args[op.alias[i]])]; b >= 0) {
         bases.insert(b);
       }
     }
+    if (!bases.empty()) {
+      views_unit[c.target] = static_cast<int>(p.units.size());
+      n.units.push_back(static_cast<int>(p.units.size()));
+      p.units.push_back({node, 0, -1, std::vector<int>(bases.begin(), bases.end())});
+    }
     n.deps.assign(deps.begin(), deps.end());
-    n.view_bases.assign(bases.begin(), bases.end());
     computed[c.target] = true;
-    node_of[c.target] = static_cast<int>(p.nodes.size());
     p.model_compute += n.cost;
     p.nodes.push_back(std::move(n));
   }
@@ -92,7 +104,7 @@ RematProblem MakeRematProblem(const Graph& g) {
   for (const std::string& storage : g.outputs) {
     auto it = by_name.find(storage);
     if (it == by_name.end()) throw std::invalid_argument("output " + storage + " has no tensor");
-    if (int n = node_of[g.tensors[StorageRoot(g, it->second)].op]; n >= 0) outputs.insert(n);
+    if (int u = storage_unit[StorageRoot(g, it->second)]; u >= 0) outputs.insert(u);
   }
   p.outputs.assign(outputs.begin(), outputs.end());
   return p;

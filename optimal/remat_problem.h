@@ -4,13 +4,15 @@
 // This is the model the exact solver (optimal/milp_solver.h) and the
 // exhaustive search (optimal/exhaustive.h) optimise over. Its relation to
 // simrd's runtime, and where it differs, is in optimal/README.md; in short:
-//  * a node is a non-constant operator; its size is the bytes of the new
-//    storages it creates (a tuple's outputs merged, as simrd's
-//    parse/checkmate.py merges tuples; views add nothing);
-//  * a node depends on the producers of its arguments' storages: an
-//    argument that is a view needs both the view's operator and the
-//    operator that created the storage it views (aliases collapsed onto
-//    their base storage, as parse/graph.py does for Checkmate);
+//  * a node is a non-constant operator, computed as a whole (its cost once,
+//    all its new storages allocated at once: simrd's total_size);
+//  * a unit is what is resident: each new storage an operator creates
+//    (freed on its own, as simrd evicts each storage of a tuple), and one
+//    zero-size unit for an operator's views, resident only while the
+//    storages it views are (aliases collapsed onto their base storage, as
+//    parse/graph.py does for Checkmate);
+//  * a node needs resident the units of its arguments: a storage, or a
+//    view and the storage it views;
 //  * constants are resident from where the log creates them to the end
 //    (never freed, never recomputed);
 //  * the outputs (storages still referenced at the end of the log) must be
@@ -25,22 +27,30 @@
 
 namespace dtrcheck {
 
+struct RematUnit {
+  int node = 0;            // the node that creates it
+  Int size = 0;            // its storage's bytes; 0 for the views unit
+  TensorId tensor = -1;    // the storage's tensor; -1 for the views unit
+  std::vector<int> bases;  // views unit: the storage units it views (ascending)
+};
+
 struct RematNode {
-  OpId op = -1;                 // in the Graph
-  std::string name;             // simrd's unique operator name ("conv/12")
-  Int cost = 0;                 // TIME
-  Int size = 0;                 // bytes of the storages it creates
-  Int resident_before = 0;      // bytes of constants (and output_ram) resident when it first runs
-  std::vector<int> deps;        // nodes that must be resident to compute it (ascending)
-  std::vector<int> view_bases;  // nodes whose storages its views alias (ascending)
+  OpId op = -1;             // in the Graph
+  std::string name;         // simrd's unique operator name ("conv/12")
+  Int cost = 0;             // TIME
+  Int size = 0;             // bytes of the storages it creates (its units' sizes)
+  Int resident_before = 0;  // bytes of constants (and output_ram) resident when it first runs
+  std::vector<int> units;   // the units it creates (ascending)
+  std::vector<int> deps;    // units that must be resident to compute it (ascending)
 };
 
 struct RematProblem {
   std::vector<RematNode> nodes;  // in log order
+  std::vector<RematUnit> units;  // by node, then output order
   Int fixed_at_end = 0;          // every constant, and output_ram under PREALLOCATE
-  std::vector<int> outputs;      // nodes that must be resident at the end (ascending)
+  std::vector<int> outputs;      // units that must be resident at the end (ascending)
   Int model_compute = 0;         // each node once: the Graph's compute
-  // users[i]: the nodes that depend on node i (ascending).
+  // users[u]: the nodes that need unit u (ascending).
   std::vector<std::vector<int>> Users() const;
 };
 

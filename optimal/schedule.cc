@@ -12,14 +12,18 @@ std::string ScheduleText(const Graph& g, const Schedule& s, const std::string& h
   std::istringstream lines(header);
   for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
   for (const ScheduleStep& step : s.steps)
-    out << (step.kind == ScheduleStep::kCompute ? "compute " : "free ") << g.ops[step.op].name
+    out << (step.kind == ScheduleStep::kCompute ? "compute " + g.ops[step.op].name
+                                                : "free " + g.tensors[step.tensor].name)
         << "\n";
   return out.str();
 }
 
 Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& file) {
-  std::map<std::string, OpId, std::less<>> by_name;
-  for (size_t i = 0; i < g.ops.size(); ++i) by_name[g.ops[i].name] = static_cast<OpId>(i);
+  std::map<std::string, OpId, std::less<>> op_by_name;
+  for (size_t i = 0; i < g.ops.size(); ++i) op_by_name[g.ops[i].name] = static_cast<OpId>(i);
+  std::map<std::string, TensorId, std::less<>> tensor_by_name;
+  for (size_t i = 0; i < g.tensors.size(); ++i)
+    tensor_by_name[g.tensors[i].name] = static_cast<TensorId>(i);
   Schedule s;
   std::istringstream in{std::string(text)};
   long line_no = 0;
@@ -29,12 +33,17 @@ Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& 
     auto space = line.find(' ');
     std::string verb = line.substr(0, space),
                 name = space == line.npos ? "" : line.substr(space + 1);
-    auto it = by_name.find(name);
-    if ((verb != "compute" && verb != "free") || it == by_name.end())
+    auto op = op_by_name.find(name);
+    auto tensor = tensor_by_name.find(name);
+    if (verb == "compute" && op != op_by_name.end()) {
+      s.steps.push_back({ScheduleStep::kCompute, op->second, -1});
+    } else if (verb == "free" && tensor != tensor_by_name.end()) {
+      s.steps.push_back({ScheduleStep::kFree, -1, tensor->second});
+    } else {
       throw std::invalid_argument(file + ":" + std::to_string(line_no) +
-                                  ": expected \"compute NAME\" or \"free NAME\" of an operator");
-    s.steps.push_back(
-        {verb == "compute" ? ScheduleStep::kCompute : ScheduleStep::kFree, it->second});
+                                  ": expected \"compute OP\" (an operator of the trace) or "
+                                  "\"free TENSOR\" (a tensor of the trace)");
+    }
   }
   return s;
 }
@@ -78,28 +87,34 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
   };
   for (size_t k = 0; k < s.steps.size(); ++k) {
     const ScheduleStep& step = s.steps[k];
+    const std::string at =
+        "step " + std::to_string(k + 1) + " (" +
+        (step.kind == ScheduleStep::kCompute ? "compute " + g.ops[step.op].name
+                                             : "free " + g.tensors[step.tensor].name) +
+        "): ";
+    if (step.kind == ScheduleStep::kFree) {
+      TensorId t = step.tensor;
+      if (constants.count(g.tensors[t].op)) {
+        check.error = at + "a constant is resident throughout";
+        return check;
+      }
+      if (owner(t) != t) {
+        check.error = at + "a view has no storage of its own";
+        return check;
+      }
+      if (!resident.erase(t)) {
+        check.error = at + "tensor " + g.tensors[t].name + " is not resident";
+        return check;
+      }
+      memory -= g.tensors[t].storage_size;
+      for (size_t v = 0; v < g.tensors.size(); ++v)
+        if (owner(static_cast<TensorId>(v)) == t) materialized.erase(static_cast<TensorId>(v));
+      continue;
+    }
     const GOp& op = g.ops[step.op];
-    const std::string at = "step " + std::to_string(k + 1) + " (" +
-                           (step.kind == ScheduleStep::kCompute ? "compute " : "free ") + op.name +
-                           "): ";
     if (constants.count(step.op)) {
       check.error = at + "a constant is resident throughout";
       return check;
-    }
-    if (step.kind == ScheduleStep::kFree) {
-      for (size_t r = 0; r < op.result.size(); ++r) {
-        TensorId t = op.result[r];
-        materialized.erase(t);
-        if (op.alias[r] >= 0) continue;
-        if (!resident.erase(t)) {
-          check.error = at + "tensor " + g.tensors[t].name + " is not resident";
-          return check;
-        }
-        memory -= g.tensors[t].storage_size;
-        for (size_t v = 0; v < g.tensors.size(); ++v)
-          if (owner(static_cast<TensorId>(v)) == t) materialized.erase(static_cast<TensorId>(v));
-      }
-      continue;
     }
     if (!done.count(step.op)) {
       if (!create_constants()) {

@@ -1,11 +1,10 @@
 // A rematerialization schedule written out, and its independent checker.
 //
 // A schedule is the list of what a machine would do: compute an operator
-// (the first time, or again to rematerialize it) or free the storages it
-// created. CheckSchedule replays it on the Graph itself, with its own
-// reading of simrd's memory semantics (it shares no code with the model in
-// optimal/remat_problem.h), so a wrong model or a wrong solution shows up as
-// a schedule that does not check.
+// (the first time, or again to rematerialize it) or free a storage. CheckSchedule replays it on the
+// Graph itself, with its own reading of simrd's memory semantics (it shares no code with the model
+// in optimal/remat_problem.h), so a wrong model or a wrong solution shows up as a schedule that
+// does not check.
 #ifndef DTRCHECK_OPTIMAL_SCHEDULE_H_
 #define DTRCHECK_OPTIMAL_SCHEDULE_H_
 
@@ -19,7 +18,8 @@ namespace dtrcheck {
 
 struct ScheduleStep {
   enum Kind { kCompute, kFree } kind = kCompute;
-  OpId op = -1;
+  OpId op = -1;          // kCompute
+  TensorId tensor = -1;  // kFree: the tensor that owns the storage
   bool operator==(const ScheduleStep&) const = default;
 };
 
@@ -27,8 +27,9 @@ struct Schedule {
   std::vector<ScheduleStep> steps;
 };
 
-// One step a line, "compute NAME" or "free NAME" (simrd's unique operator
-// names), after a comment header.
+// One step a line, "compute OP" (simrd's unique operator name) or "free
+// TENSOR" (the log's name of the tensor that owns the storage), after a
+// comment header.
 std::string ScheduleText(const Graph& g, const Schedule& s, const std::string& header);
 // Throws std::invalid_argument naming `file` and the line of a bad step.
 Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& file);

@@ -18,9 +18,12 @@ double TraceOptimum::LpOverhead() const {
 
 Schedule ToSchedule(const RematProblem& p, const std::vector<NodeStep>& steps) {
   Schedule s;
-  for (const NodeStep& n : steps)
-    s.steps.push_back({n.compute ? ScheduleStep::kCompute : ScheduleStep::kFree,
-                       p.nodes[n.node].op});
+  for (const NodeStep& n : steps) {
+    if (n.compute)
+      s.steps.push_back({ScheduleStep::kCompute, p.nodes[n.index].op, -1});
+    else
+      s.steps.push_back({ScheduleStep::kFree, -1, p.units[n.index].tensor});
+  }
   return s;
 }
 
@@ -61,7 +64,7 @@ Json TraceOptimumToJson(const TraceOptimum& o) {
 
 Int EverythingResident(const RematProblem& p) {
   Int everything = p.fixed_at_end;
-  for (const RematNode& n : p.nodes) everything += n.size;
+  for (const RematUnit& u : p.units) everything += u.size;
   return everything;
 }
 
@@ -76,8 +79,7 @@ SmallestFeasible SmallestFeasibleBudget(const RematProblem& p, Int lo, Int hi,
     return s != OptimalStatus::kInfeasible;
   };
   auto finish = [&]() {
-    out.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
   };
   std::optional<bool> at_hi = feasible(hi);

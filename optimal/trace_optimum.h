@@ -20,11 +20,11 @@ namespace dtrcheck {
 
 struct TraceOptimum {
   Int budget = 0;
-  size_t nodes = 0;           // non-constant operators of the trace
-  Int baseline_compute = 0;   // the denominator of every overhead
+  size_t nodes = 0;          // non-constant operators of the trace
+  Int baseline_compute = 0;  // the denominator of every overhead
   OptimalResult result;
-  Schedule schedule;          // empty unless result.compute
-  ScheduleCheck check;        // the schedule replayed (check.ok false without one)
+  Schedule schedule;    // empty unless result.compute
+  ScheduleCheck check;  // the schedule replayed (check.ok false without one)
   // (total compute) / baseline compute, when a schedule was found.
   std::optional<double> Overhead() const;
   // The LP relaxation's bound as an overhead: no schedule does better.

@@ -5,7 +5,10 @@
 #include <iostream>
 
 #include "analysis/archived_finding.h"
+#include "analysis/finding_manifest.h"
 #include "cli/fuzz_commands.h"
+#include "optimal/regret.h"
+#include "sim/parse.h"
 
 namespace dtrcheck {
 
@@ -17,7 +20,22 @@ constexpr int kExitSkipped = 77;
 struct CheckArgs {
   std::vector<std::string> manifests;
   bool simrd = false;
+  bool optimal = false, record = false;
+  double time_limit = 60;
 };
+
+// The optimum at the finding's budgets (optimal/regret.h): printed, and with
+// --record kept in the manifest's "optimal" block.
+void ShowOptimum(const ArchivedFinding& f, const CheckArgs& args) {
+  OptimalOptions options;
+  options.time_limit_seconds = args.time_limit;
+  Json optimum = FindingOptimum(ParseTraceFile(f.trace), f.spec, options);
+  std::cout << "  optimal: " << optimum["verdict"].get<std::string>() << "\n";
+  if (!args.record) return;
+  FindingManifest m = ReadFindingManifest(f.manifest);
+  m.optimal = optimum;
+  WriteFindingManifest(m, f.manifest);
+}
 
 int RunCheck(const CheckArgs& args) {
   int failed = 0, skipped = 0;
@@ -25,6 +43,7 @@ int RunCheck(const CheckArgs& args) {
     ArchivedFinding f = ReadArchivedFinding(path);
     ArchiveReplay r = args.simrd ? ReplayInSimrd(f) : ReplayInDtrcheck(f);
     std::cout << DescribeReplay(f, r, args.simrd ? "simrd" : "dtrcheck") << "\n";
+    if (args.optimal) ShowOptimum(f, args);
     if (!r.available)
       ++skipped;
     else if (!r.holds)
@@ -45,6 +64,12 @@ Action AddCheckFindingCommand(CLI::App& app) {
       ->required();
   cmd->add_flag("--simrd", args->simrd,
                 "replay in simrd instead (exit 77 when simrd is not installed)");
+  cmd->add_flag("--optimal", args->optimal,
+                "also solve for the minimum-compute schedule at both budgets and print the "
+                "heuristic's regret (dtrcheck optimal)");
+  cmd->add_flag("--record", args->record, "with --optimal: keep it in the manifest");
+  cmd->add_option("--time-limit", args->time_limit, "with --optimal: seconds per solve")
+      ->capture_default_str();
   return {cmd, [args]() { return RunCheck(*args); }};
 }
 

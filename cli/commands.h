@@ -41,7 +41,7 @@ struct Action {
 Action AddRunCommand(CLI::App& app);
 Action AddReplayCommand(CLI::App& app);
 Action AddDiffCommand(CLI::App& app);
-Action AddOptimalCommand(CLI::App& app);  // cli/optimal_command.cc
+Action AddOptimalCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

@@ -1,126 +1,103 @@
 // dtrcheck optimal: the minimum-compute schedule of a trace under a budget
-// (optimal/, Checkmate's program solved by CBC), checked by the independent
-// schedule checker, with its overhead as dtrcheck's records compute theirs.
+// (optimal/), checked by the independent schedule checker, beside the
+// heuristic's own run at the same budget.
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
+#include "analysis/format.h"
+#include "analysis/sweep.h"
 #include "cli/commands.h"
-#include "io/record.h"
-#include "optimal/trace_optimum.h"
-#include "traces/locate.h"
+#include "optimal/regret.h"
+#include "sim/parse.h"
 
 namespace dtrcheck {
-
-namespace {
-
-struct OptimalCommandOptions {
-  std::string trace, budget_text, schedule;
-  std::optional<double> ratio;
-  std::string baseline_runtime = "RuntimeV2EagerOptimized";
-  double time_limit = 60;
-  bool json = false;
-  ParseOptions parse;
-};
-
-std::string Fixed(double v, int digits) {
-  std::ostringstream out;
-  out.setf(std::ios::fixed);
-  out.precision(digits);
-  out << v;
-  return out.str();
-}
-
-}  // namespace
 
 Action AddOptimalCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "optimal",
-      "the minimum total compute of the trace under a budget (any result freed and recomputed "
-      "at will, operators in log order; optimal/README.md), solved exactly by CBC");
-  auto o = std::make_shared<OptimalCommandOptions>();
-  cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  auto* group = cmd->add_option_group("budget");
-  group->add_option("--budget", o->budget_text, "memory budget in bytes");
-  group
-      ->add_option("--ratio", o->ratio,
-                   "budget = int(peak * R), peak from an unbounded baseline run (as run's)")
-      ->check(CLI::Range(0.0, 1e6));
-  group->require_option(1);
-  cmd->add_option("--baseline-runtime", o->baseline_runtime,
-                  "runtime of the unbounded baseline run (peak for --ratio, compute for the "
-                  "overhead)")
-      ->capture_default_str();
-  cmd->add_option("--time-limit", o->time_limit,
-                  "seconds for the solver; past it the answer is \"not proven\" or a schedule "
-                  "not proven optimal")
-      ->check(CLI::Range(0.0, 1e9))
-      ->capture_default_str();
-  cmd->add_flag("--json", o->json, "print the result as one JSON object");
-  cmd->add_option("--schedule", o->schedule,
-                  "write the schedule (compute NAME / free NAME, one a line) to FILE");
-  cmd->add_flag(
-      "--no-start", [o](int64_t) { o->parse.start = false; },
-      "the log has no START annotation; replay it from the first line");
-  return {cmd, [o]() -> int {
-            Graph graph = ParseTraceFile(o->trace, o->parse);
-            Baseline baseline = RunBaseline(graph, o->baseline_runtime);
-            Int budget = 0;
-            if (o->ratio) {
-              budget = BudgetFromRatio(baseline.peak, *o->ratio);
-            } else {
-              auto b = ParseInt(o->budget_text);
-              if (!b || *b < 0)
-                throw CLI::ValidationError(
-                    "--budget", "expected a non-negative integer, got \"" + o->budget_text + "\"");
-              budget = *b;
-            }
+      "the minimum total compute of running the trace under a budget, with any results freed "
+      "and recomputed (an exact integer program, CBC), beside the heuristic's run");
+  auto opts = std::make_shared<SimulationOptions>();
+  auto json = std::make_shared<bool>(false);
+  auto time_limit = std::make_shared<double>(60);
+  auto schedule_path = std::make_shared<std::string>();
+  AddSimulationOptions(cmd, opts.get());
+  cmd->add_option("--time-limit", *time_limit,
+                  "seconds for the solver; then the best schedule so far is reported as not "
+                  "proven optimal")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 1e6));
+  cmd->add_option("--schedule", *schedule_path,
+                  "write the optimal schedule here (compute/free steps, one a line)");
+  cmd->add_flag("--json", *json, "print one JSON object");
+  return {cmd, [=]() -> int {
+            FinishSimulationOptions(opts.get());
+            Graph graph = ParseTraceFile(opts->trace, opts->parse);
+            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
+            const Int budget = opts->config.budget
+                                   ? *opts->config.budget
+                                   : BudgetSpec::Ratio(*opts->config.ratio).Resolve(baseline);
             RematProblem problem = MakeRematProblem(graph);
             OptimalOptions options;
-            options.time_limit_seconds = o->time_limit;
-            TraceOptimum opt = SolveTraceOptimum(graph, problem, budget, baseline.compute, options);
-            if (!o->schedule.empty() && opt.result.compute) {
-              std::ofstream out(o->schedule);
-              out << ScheduleText(graph, opt.schedule,
-                                  "dtrcheck optimal " + o->trace + " --budget " +
-                                      IntToString(budget) + "\ntrace sha256 " +
-                                      Sha256OfFile(o->trace) + "\nstatus " +
-                                      OptimalStatusName(opt.result.status) + ", compute " +
-                                      IntToString(*opt.result.compute));
-              if (!out) throw std::runtime_error("cannot write " + o->schedule);
+            options.time_limit_seconds = *time_limit;
+            Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
+            if (!schedule_path->empty() && r.optimum.compute) {
+              std::ofstream out(*schedule_path);
+              out << ScheduleText(graph, r.schedule,
+                                  "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
+                                      IntToString(budget) + " bytes, total compute " +
+                                      IntToString(*r.optimum.compute) + ", " +
+                                      OptimalStatusName(r.optimum.status));
+              if (!out) throw std::invalid_argument("--schedule: cannot write " + *schedule_path);
             }
-            if (o->json) {
-              Json j = TraceOptimumToJson(opt);
-              if (o->ratio) j["ratio"] = *o->ratio;
+            const bool checked = !r.optimum.compute || r.check.ok;
+            if (*json) {
+              Json j = RegretToJson(r);
+              j["trace"] = opts->trace;
+              if (opts->config.ratio) j["ratio"] = *opts->config.ratio;
               j["peak"] = IntJson(baseline.peak);
-              j["trace"] = o->trace;
-              j["trace_sha256"] = Sha256OfFile(o->trace);
+              j["baseline_compute"] = IntJson(baseline.compute);
+              j["nodes"] = problem.nodes.size();
+              j["variables"] = r.optimum.variables;
+              j["constraints"] = r.optimum.constraints;
+              j["recomputations"] = r.check.recomputations;
               std::cout << j.dump() << "\n";
             } else {
-              std::cout << "status      " << OptimalStatusName(opt.result.status) << "\n"
+              std::cout << "optimum     " << DescribeOptimum(r) << "\n"
                         << "budget      " << IntToString(budget) << " bytes";
-              if (o->ratio)
-                std::cout << " (ratio " << *o->ratio << " of peak " << IntToString(baseline.peak)
-                          << ")";
-              std::cout << "\nnodes       " << opt.nodes << " operators (constants excluded)\n";
-              if (opt.result.compute)
-                std::cout << "compute     " << IntToString(*opt.result.compute)
-                          << " (model compute " << IntToString(baseline.compute) << ")\n"
-                          << "overhead    " << Fixed(*opt.Overhead(), 4)
-                          << "x (total compute over baseline compute)\n"
-                          << "checked     "
-                          << (opt.check.ok ? "ok (independent replay)" : opt.check.error) << ", "
-                          << opt.check.recomputations << " recomputations\n";
-              std::cout << "lp bound    " << Fixed(opt.result.lp_bound, 1) << " ("
-                        << Fixed(opt.LpOverhead(), 4) << "x)\n"
-                        << "best bound  " << Fixed(opt.result.best_bound, 1) << "\n"
-                        << "program     " << opt.result.variables << " variables, "
-                        << opt.result.constraints << " constraints\n"
-                        << "solve time  " << Fixed(opt.result.seconds, 3) << " s\n";
+              if (opts->config.ratio)
+                std::cout << " (ratio " << *opts->config.ratio << " of peak "
+                          << IntToString(baseline.peak) << ")";
+              std::cout << "\n";
+              if (r.optimum.compute)
+                std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
+                          << IntToString(baseline.compute) << "), " << r.check.recomputations
+                          << " recomputations\n";
+              std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
+                        << " (LP relaxation); solver's bound " << Fixed(r.optimum.best_bound, 0)
+                        << "\n";
+              if (r.optimum.compute)
+                std::cout << "schedule    "
+                          << (r.check.ok
+                                  ? "checked: memory within the budget (peak " +
+                                        IntToString(r.check.peak) + "), every output resident"
+                                  : "FAILED the check: " + r.check.error)
+                          << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
+              std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
+                        << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
+              if (r.heuristic.status == Status::kOk)
+                std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
+              if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
+              std::cout << "\n"
+                        << "solver      CBC, " << problem.nodes.size() << " operators, "
+                        << r.optimum.variables << " variables, " << r.optimum.constraints
+                        << " constraints, " << Fixed(r.optimum.seconds, 2) << " s\n";
             }
-            if (opt.result.compute && !opt.check.ok) return 1;
+            if (!checked) {
+              std::cerr << "dtrcheck optimal: the schedule fails the independent check: "
+                        << r.check.error << "\n";
+              return 1;
+            }
             return 0;
           }};
 }

@@ -15,15 +15,25 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
                                      bool log_order_within_stage) {
   const int n = static_cast<int>(p.nodes.size());
   const int units = static_cast<int>(p.units.size());
-  if (n > 20 || units > 64)
-    throw std::invalid_argument("exhaustive search: more than 20 nodes or 64 units");
+  if (n > 24 || units > 24)
+    throw std::invalid_argument("exhaustive search: more than 24 operators or units");
   // State: stage t (nodes < t have run for the first time), the next node a
   // recomputation may be (log order), and the resident units.
-  using State = std::tuple<int, int, uint64_t>;
-  std::vector<uint64_t> deps(n, 0), creates(n, 0), views_of(units, 0);
+  struct State {
+    int t, next;
+    uint32_t resident;
+  };
+  auto key = [](const State& s) {
+    return (static_cast<uint64_t>(s.t) << 40) | (static_cast<uint64_t>(s.next) << 32) | s.resident;
+  };
+  std::vector<uint32_t> deps(n, 0), made(n, 0), with_views(units, 0);
   for (int k = 0; k < n; ++k) {
-    for (int d : p.nodes[k].deps) deps[k] |= uint64_t{1} << d;
-    for (int u : p.nodes[k].units) creates[k] |= uint64_t{1} << u;
+    for (int u : p.nodes[k].deps) deps[k] |= 1u << u;
+    for (int u : p.nodes[k].units) made[k] |= 1u << u;
+  }
+  for (int u = 0; u < units; ++u) {
+    with_views[u] |= 1u << u;
+    if (p.units[u].base >= 0) with_views[p.units[u].base] |= 1u << u;
   }
   for (int u = 0; u < units; ++u)
     for (int b : p.units[u].bases) views_of[b] |= uint64_t{1} << u;
@@ -54,23 +64,23 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
   while (!queue.empty()) {
     auto [cost, s] = queue.top();
     queue.pop();
-    if (best[s] < cost) continue;
-    const auto [t, next, resident] = s;
-    if (t == n && (resident & outputs) == outputs && p.fixed_at_end + memory(outputs) <= budget)
+    if (best[k] < cost) continue;
+    const State s = states[k];
+    if (s.t == n && (s.resident & outputs) == outputs && p.fixed_at_end + memory(outputs) <= budget)
       return cost;
-    // Free a resident unit (and the views of its storage with it).
+    // Free a resident unit (a storage takes the views of it along).
     for (int u = 0; u < units; ++u)
-      if (resident >> u & 1) push({t, next, resident & ~(uint64_t{1} << u) & ~views_of[u]}, cost);
-    // Compute node j: a recomputation (j < t) or the stage's own node (j == t),
-    // with its arguments resident and none of its storages. After the last
-    // node (t == n) only recomputations, for the outputs.
-    const Int fixed = t < n ? p.nodes[t].resident_before : p.fixed_at_end;
-    for (int j = log_order_within_stage ? next : 0; j <= std::min(t, n - 1); ++j) {
-      if ((resident & creates[j]) != 0 || (resident & deps[j]) != deps[j]) continue;
-      uint64_t after = resident | creates[j];
-      if (fixed + memory(after) > budget) continue;
-      if (j == t)
-        push({t + 1, 0, after}, cost + p.nodes[j].cost);
+      if (s.resident >> u & 1) push({s.t, s.next, s.resident & ~with_views[u]}, cost);
+    // Compute node j: a recomputation (j < t) or the stage's own node (j ==
+    // t); after the last node (t == n), recomputations for the outputs.
+    const Int constants = s.t < n ? p.nodes[s.t].resident_before : p.fixed_at_end;
+    for (int j = log_order_within_stage ? s.next : 0; j <= std::min(s.t, n - 1); ++j) {
+      if ((s.resident & deps[j]) != deps[j]) continue;
+      if (j < s.t && (s.resident & made[j]) == made[j]) continue;  // nothing to remake
+      uint32_t after = s.resident | made[j];
+      if (constants + memory(after) > budget) continue;
+      if (j == s.t)
+        push({s.t + 1, 0, after}, cost + p.nodes[j].cost);
       else
         push({t, j + 1, after}, cost + p.nodes[j].cost);
     }

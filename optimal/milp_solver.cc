@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include <coin/CbcModel.hpp>
@@ -47,76 +48,133 @@ Int CommonFactor(const std::vector<Int>& values) {
   return g == 0 ? 1 : g;
 }
 
-// The program's columns and rows, built once.
+// The program's columns and rows, built once. Nodes k < n, units u (with
+// producer P(u) and size m(u)), stages t <= n; stage n computes no node of
+// its own: it recomputes outputs, as simrd's pins at the end of the log
+// rematerialize them:
+//   R[t][k]        node k computed in stage t (k <= t; R[t][t] = 1 for t < n)
+//   S[t][u]        unit u kept from stage t-1 into stage t (P(u) < t)
+//   A[t][u]        unit u allocated when P(u) is computed in stage t:
+//                  A >= R[t][P(u)] - S[t][u] (a resident unit is not allocated again)
+//   F[t][u][k]     unit u freed right after node k in stage t, for u a
+//                  dependency or a unit of k: F <= R[t][k], F <= 1 - S[t+1][u],
+//                  F <= 1 - R[t][j] for every later user j of u in the stage
+// subject to
+//   R[t][k] <= R[t][P(u)] + S[t][u]        for each dependency u of k
+//   S[t+1][u] <= R[t][P(u)] + S[t][u]
+//   S[t][v] <= S[t][base(v)]               for a view v
+//   S[n+1][o] = 1                          for each output o
+//   memory after node k in stage t, before its frees: constants so far +
+//     sum m(u) S[t][u] + sum_{j<=k} sum_{u of j} m(u) A[t][u]
+//     - sum_{j<k} sum_u m(u) F[t][u][j]  <=  budget
+//   at the end: every constant + sum m(u) S[n+1][u] <= budget
+// minimising sum c(k) R[t][k]. Frees only lower memory, so the solver sets
+// F wherever its bounds allow; no lower bound is needed.
 class Program {
  public:
   // Sizes are divided by size_unit, which divides them all: a sum of sizes
   // is at most B - F exactly when the sum of units is at most floor((B - F) / unit).
-  Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit)
+  Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit, bool tie_break)
       : p_(p), n_(static_cast<int>(p.nodes.size())), users_(p.Users()) {
     const int units = static_cast<int>(p.units.size());
-    // Stages 0..n-1 run node t; stage n, after the last node, only
-    // recomputes (outputs freed to make room for the last nodes: simrd
-    // rematerializes them when it pins the outputs at the end).
+    // Among schedules of equal cost, prefer fewer computations (a free
+    // operator is otherwise recomputed at random): each cost is scaled by
+    // one more than the number of R columns and each computation adds 1,
+    // when the scaled costs stay exact in a double.
+    Int total = 0;
+    for (const RematNode& node : p.nodes) total += node.cost / cost_unit;
+    const Int computations = Int(n_ + 1) * (n_ + 2) / 2;
+    if (tie_break && (total + 1) * (computations + 1) < (Int(1) << 52))
+      tie_break_ = computations + 1;
+    computations_ = IntToDouble(computations);
+    // Only what may matter gets a column: a unit is kept into stage t, and a
+    // node recomputed in it, only if the unit (one of the node's) can still
+    // be needed: by node t or a later one, as an output, or to recompute
+    // such a unit (Needed). Other schedules only cost more or use more memory.
+    const std::vector<std::vector<bool>> need = Needed();
     for (int t = 0; t <= n_; ++t)
-      for (int i = 0; i <= Last(t); ++i) r_[{t, i}] = Column(Cost(i, cost_unit), 0, 1);
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k) {
+        bool useful = k == t;
+        for (int u : p.nodes[k].units) useful = useful || need[t][u];
+        if (useful) r_[{t, k}] = Column(Cost(k, cost_unit), t == k ? 1 : 0, 1);
+      }
     for (int t = 1; t <= n_ + 1; ++t)
       for (int u = 0; u < units; ++u)
-        if (p.units[u].node < t) s_[{t, u}] = Column(0, 0, 1);
+        if (Producer(u) < t && need[t][u]) s_[{t, u}] = Column(0, 0, 1);
     for (int t = 0; t <= n_; ++t)
-      for (int k = 0; k <= Last(t); ++k)
-        for (int u : Freeable(k)) free_[{t, u, k}] = Column(0, 0, 1);
-    for (int t = 0; t < n_; ++t) col_lo_[r_[{t, t}]] = 1;
-    for (int o : p.outputs) col_lo_[s_[{n_ + 1, o}]] = 1;
+      for (int u = 0; u < units; ++u)
+        if (Producer(u) <= t && p.units[u].size > 0 && R(t, Producer(u)) >= 0)
+          a_[{t, u}] = Column(0, 0, 1);
+    for (int t = 0; t <= n_; ++t)
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k)
+        if (R(t, k) >= 0)
+          for (int u : Freeable(k)) free_[{t, u, k}] = Column(0, 0, 1);
+    for (int o : p.outputs) col_lo_[S(n_ + 1, o)] = 1;
 
     for (int t = 0; t <= n_; ++t) {
-      const Int fixed = t < n_ ? p.nodes[t].resident_before : p.fixed_at_end;
-      for (int k = 0; k <= Last(t); ++k)
-        for (int d : p.nodes[k].deps)
-          Row({{R(t, k), 1}, {R(t, p.units[d].node), -1}, {S(t, d), -1}}, 0);
+      const int last = std::min(t, n_ - 1);  // the last node stage t may compute
+      const Int constants = t < n_ ? p.nodes[t].resident_before : p.fixed_at_end;
+      for (int k = 0; k <= last; ++k)
+        if (R(t, k) >= 0)
+          for (int u : p.nodes[k].deps)
+            Row({{R(t, k), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
       for (int u = 0; u < units; ++u) {
-        const int node = p.units[u].node;
-        if (node > t) continue;
-        Row({{S(t + 1, u), 1}, {R(t, node), -1}, {S(t, u), -1}}, 0);
-        // Never recomputed while a storage it creates is resident: freeing
-        // that storage first costs nothing and needs less memory (simrd
-        // would allocate it twice and free the copy).
-        if (node < t) Row({{R(t, node), 1}, {S(t, u), 1}}, 1);
+        if (Producer(u) > t) continue;
+        if (S(t + 1, u) >= 0) Row({{S(t + 1, u), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
+        if (A(t, u) >= 0) Row({{R(t, Producer(u)), 1}, {S(t, u), -1}, {A(t, u), -1}}, 0);
       }
-      for (int k = 0; k <= Last(t); ++k) {
-        for (int u : Freeable(k)) {
+      for (int k = 0; k <= last; ++k)
+        for (int u : R(t, k) >= 0 ? Freeable(k) : std::vector<int>{}) {
           int f = free_.at({t, u, k});
           Row({{f, 1}, {R(t, k), -1}}, 0);
           Row({{f, 1}, {S(t + 1, u), 1}}, 1);
           for (int j : users_[u])
-            if (j > k && j <= Last(t)) Row({{f, 1}, {R(t, j), 1}}, 1);
+            if (j > k && j <= last) Row({{f, 1}, {R(t, j), 1}}, 1);
         }
-      }
-      // Memory right after each computation that allocates, before its frees.
-      for (int k = 0; k <= Last(t); ++k) {
-        if (p.nodes[k].size == 0) continue;
+      for (int k = 0; k <= last; ++k) {
+        if (R(t, k) < 0) continue;
         std::vector<std::pair<int, double>> terms;
-        for (int u = 0; u < units; ++u)
-          if (p.units[u].node < t) terms.push_back({S(t, u), UnitSize(u, size_unit)});
-        for (int j = 0; j <= k; ++j) terms.push_back({R(t, j), NodeSize(j, size_unit)});
+        bool allocates = false;
+        for (int u = 0; u < units; ++u) terms.push_back({S(t, u), Size(u, size_unit)});
+        for (int j = 0; j <= k; ++j)
+          for (int u : p.nodes[j].units) {
+            terms.push_back({A(t, u), Size(u, size_unit)});
+            allocates = allocates || (j == k && p.units[u].size > 0);
+          }
+        if (!allocates) continue;  // memory only falls after a node that allocates nothing
         for (int j = 0; j < k; ++j)
-          for (int u : Freeable(j)) terms.push_back({free_.at({t, u, j}), -UnitSize(u, size_unit)});
-        Row(terms, IntToDouble((budget - fixed) / size_unit));
+          if (R(t, j) >= 0)
+            for (int u : Freeable(j)) terms.push_back({free_.at({t, u, j}), -Size(u, size_unit)});
+        Row(terms, IntToDouble((budget - constants) / size_unit));
       }
     }
-    std::vector<std::pair<int, double>> end;  // the outputs beside every constant
-    for (int u = 0; u < units; ++u) end.push_back({S(n_ + 1, u), UnitSize(u, size_unit)});
-    Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
     for (int t = 1; t <= n_ + 1; ++t)
-      for (int u = 0; u < units; ++u)
-        if (p.units[u].node < t)
-          for (int b : p.units[u].bases) Row({{S(t, u), 1}, {S(t, b), -1}}, 0);
+      for (int v = 0; v < units; ++v)
+        if (p.units[v].base >= 0 && S(t, v) >= 0)
+          Row({{S(t, v), 1}, {S(t, p.units[v].base), -1}}, 0);
+    std::vector<std::pair<int, double>> end;  // the kept units beside every constant
+    for (int u = 0; u < units; ++u) end.push_back({S(n_ + 1, u), Size(u, size_unit)});
+    Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
   }
 
-  int Last(int t) const { return t < n_ ? t : n_ - 1; }  // the last node stage t may compute
-  int R(int t, int i) const { return r_.at({t, i}); }
-  int S(int t, int u) const { return p_.units[u].node < t ? s_.at({t, u}) : -1; }
+  int R(int t, int k) const {
+    auto it = r_.find({t, k});
+    return it == r_.end() ? -1 : it->second;
+  }
+  int S(int t, int u) const {
+    auto it = s_.find({t, u});
+    return it == s_.end() ? -1 : it->second;
+  }
+  int A(int t, int u) const {
+    auto it = a_.find({t, u});
+    return it == a_.end() ? -1 : it->second;
+  }
   size_t Columns() const { return obj_.size(); }
+  // A bound on the objective as a bound on the cost, in cost units.
+  double CostBound(double objective) const {
+    if (tie_break_ == 1) return objective;
+    return std::max(0.0, (objective - computations_) / IntToDouble(tie_break_));
+  }
   size_t Rows() const { return row_ub_.size(); }
 
   void Load(OsiClpSolverInterface* solver) const {
@@ -129,29 +187,33 @@ class Program {
   }
 
   // The schedule of a solution: each stage's computations in log order,
-  // each storage freed after its last use in the stage unless kept, and
-  // what is not kept freed at the end of the stage.
+  // each unit freed after its last use in the stage unless kept, and what
+  // is not kept freed at the end of the stage (a node is freed when none of
+  // its units stays).
   std::vector<NodeStep> Steps(const double* x) const {
     auto on = [&](int col) { return col >= 0 && x[col] > 0.5; };
+    const int units = static_cast<int>(p_.units.size());
     std::vector<NodeStep> steps;
-    std::vector<bool> resident(p_.units.size(), false);
-    auto free = [&](int u) {
+    std::vector<bool> resident(units, false);
+    auto free_unit = [&](int u) {
+      if (!resident[u]) return;
+      steps.push_back({u, false});
       resident[u] = false;
-      if (p_.units[u].tensor >= 0) steps.push_back({u, false});  // views unit: nothing to free
     };
     for (int t = 0; t <= n_; ++t) {
-      for (int k = 0; k <= Last(t); ++k) {
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k) {
         if (!on(R(t, k))) continue;
         steps.push_back({k, true});
         for (int u : p_.nodes[k].units) resident[u] = true;
         for (int u : Freeable(k)) {
           bool later = false;
-          for (int j : users_[u]) later = later || (j > k && j <= Last(t) && on(R(t, j)));
-          if (resident[u] && !later && !on(S(t + 1, u))) free(u);
+          for (int j : users_[u])
+            later = later || (j > k && j <= std::min(t, n_ - 1) && on(R(t, j)));
+          if (!later && !on(S(t + 1, u))) free_unit(u);
         }
       }
-      for (size_t u = 0; u < p_.units.size(); ++u)
-        if (resident[u] && !on(S(t + 1, static_cast<int>(u)))) free(static_cast<int>(u));
+      for (int u = 0; u < units; ++u)
+        if (!on(S(t + 1, u))) free_unit(u);
     }
     return steps;
   }
@@ -161,17 +223,38 @@ class Program {
     int a, b, c = 0;
     bool operator<(const Key& o) const { return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c; }
   };
-  std::vector<int> Freeable(int k) const {  // storages k needs or creates, of non-zero size
-    std::vector<int> out;
-    for (int d : p_.nodes[k].deps)
-      if (p_.units[d].size > 0) out.push_back(d);
-    for (int u : p_.nodes[k].units)
-      if (p_.units[u].size > 0) out.push_back(u);
-    return out;
+  int Producer(int u) const { return p_.units[u].node; }
+  // need[t][u]: unit u may be needed in stage t or later (t <= n + 1): it
+  // is a dependency of node t or a later node, or an output, or a
+  // dependency of the node of such a unit (which may be recomputed).
+  std::vector<std::vector<bool>> Needed() const {
+    const size_t units = p_.units.size();
+    std::vector<std::vector<bool>> need(n_ + 2, std::vector<bool>(units, false));
+    std::vector<bool> base(units, false);
+    for (int o : p_.outputs) base[o] = true;
+    for (int t = n_ + 1; t >= 0; --t) {
+      if (t < n_)
+        for (int u : p_.nodes[t].deps) base[u] = true;
+      std::vector<bool> closure = base;
+      for (int u = static_cast<int>(units) - 1; u >= 0; --u)  // producers come first
+        if (closure[u])
+          for (int d : p_.nodes[Producer(u)].deps) closure[d] = true;
+      need[t] = closure;
+    }
+    return need;
   }
-  double Cost(int i, Int unit) const { return IntToDouble(p_.nodes[i].cost / unit); }
-  double NodeSize(int i, Int unit) const { return IntToDouble(p_.nodes[i].size / unit); }
-  double UnitSize(int u, Int unit) const { return IntToDouble(p_.units[u].size / unit); }
+  std::vector<int> Freeable(int k) const {  // k's dependencies and units, of non-zero size
+    std::set<int> out;
+    for (int u : p_.nodes[k].deps)
+      if (p_.units[u].size > 0) out.insert(u);
+    for (int u : p_.nodes[k].units)
+      if (p_.units[u].size > 0) out.insert(u);
+    return std::vector<int>(out.begin(), out.end());
+  }
+  double Cost(int k, Int unit) const {
+    return IntToDouble(p_.nodes[k].cost / unit * tie_break_ + (tie_break_ > 1 ? 1 : 0));
+  }
+  double Size(int u, Int unit) const { return IntToDouble(p_.units[u].size / unit); }
   int Column(double cost, double lo, double up) {
     obj_.push_back(cost);
     col_lo_.push_back(lo);
@@ -191,13 +274,23 @@ class Program {
 
   const RematProblem& p_;
   int n_;
+  Int tie_break_ = 1;  // see the constructor
+  double computations_ = 0;
   std::vector<std::vector<int>> users_;
-  std::map<Key, int> r_, s_, free_;
+  std::map<Key, int> r_, s_, a_, free_;
   std::vector<double> obj_, col_lo_, col_up_, row_ub_;
   CoinPackedMatrix matrix_{false, 0, 0};
 };
 
 }  // namespace
+
+Schedule ToSchedule(const RematProblem& p, const std::vector<NodeStep>& steps) {
+  Schedule s;
+  for (const NodeStep& n : steps)
+    s.steps.push_back(n.compute ? ScheduleStep{ScheduleStep::kCompute, p.nodes[n.index].op}
+                                : ScheduleStep{ScheduleStep::kFree, p.units[n.index].tensor});
+  return s;
+}
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options) {
   auto started = std::chrono::steady_clock::now();
@@ -224,12 +317,13 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     result.compute = 0;
     return finish();
   }
-  Program program(p, budget, size_unit, cost_unit);
+  Program relaxed(p, budget, size_unit, cost_unit, /*tie_break=*/false);
+  Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
   result.variables = program.Columns();
   result.constraints = program.Rows();
 
   OsiClpSolverInterface lp;
-  program.Load(&lp);
+  relaxed.Load(&lp);
   lp.messageHandler()->setLogLevel(0);
   for (size_t c = 0; c < program.Columns(); ++c) lp.setContinuous(static_cast<int>(c));
   lp.initialSolve();
@@ -248,22 +342,13 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality.
   const std::string seconds = std::to_string(options.time_limit_seconds);
-  const char* argv[] = {"dtrcheck-optimal",
-                        "-log",
-                        "0",
-                        "-seconds",
-                        seconds.c_str(),
-                        "-allowableGap",
-                        "0.999",
-                        "-ratioGap",
-                        "0",
-                        "-preprocess",
-                        "off",
-                        "-solve",
-                        "-quit"};
+  const char* argv[] = {
+      "dtrcheck-optimal", "-log", "0",      "-seconds", seconds.c_str(), "-allowableGap", "0.999",
+      "-ratioGap",        "0",    "-solve", "-quit"};
   CbcMain1(
       static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
-  result.best_bound = std::max(result.lp_bound, model.getBestPossibleObjValue() * unit);
+  result.best_bound =
+      std::max(result.lp_bound, program.CostBound(model.getBestPossibleObjValue()) * unit);
   const double* x = model.bestSolution();
   if (model.isProvenInfeasible() && !x) {
     result.status = OptimalStatus::kInfeasible;

@@ -3,15 +3,11 @@
 //
 // The formulation is Checkmate's (Jain et al., MLSys 2020, section 4): the
 // log's operators are stages; in stage t node t is computed, after any
-// earlier nodes recomputed for it, in log order; R[t][i] says node i is
-// computed in stage t, S[t][u] that unit u (a storage, or a node's views)
-// is kept from stage t-1 into stage t, FREE[t][u][k] that storage u is
-// freed right after node k is computed in stage t (when nothing later in
-// the stage uses it and it is not kept). Memory after each computation,
-// before the frees, is at most the budget. A views unit is kept only while
-// the storages it views are, and a node is never recomputed while a storage
-// it creates is resident. Minimise the total cost of the computed
-// nodes. optimal/README.md states the program in full.
+// earlier nodes recomputed for it, in log order. Unlike Checkmate, what is
+// kept and freed is a unit (one storage, or a view), not a whole node, so
+// that an operator's outputs are freed one by one as in simrd; a node
+// recomputed while some of its units are resident allocates only the
+// others. The program is written out in milp_solver.cc and README.md.
 #ifndef DTRCHECK_OPTIMAL_MILP_SOLVER_H_
 #define DTRCHECK_OPTIMAL_MILP_SOLVER_H_
 
@@ -20,6 +16,7 @@
 #include <vector>
 
 #include "optimal/remat_problem.h"
+#include "optimal/schedule.h"
 
 namespace dtrcheck {
 
@@ -35,8 +32,7 @@ struct OptimalOptions {
   double time_limit_seconds = 60;
 };
 
-// A schedule in the problem's terms: compute node `index` (compute) or
-// free the storage of unit `index` (!compute).
+// A schedule in problem terms: compute node `index`, or free unit `index`.
 struct NodeStep {
   int index = 0;
   bool compute = true;
@@ -53,6 +49,9 @@ struct OptimalResult {
 };
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options = {});
+
+// The steps in Graph terms, for the checker (optimal/schedule.h) and the file.
+Schedule ToSchedule(const RematProblem& p, const std::vector<NodeStep>& steps);
 
 }  // namespace dtrcheck
 

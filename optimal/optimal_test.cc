@@ -68,26 +68,31 @@ TEST(Optimal, DiamondByHand) {
 TEST(Optimal, CheckerRefusesBadSchedules) {
   Graph g = ParseTrace(kDiamond, "diamond.log");
   RematProblem p = MakeRematProblem(g);
+  auto op = [&](int node) { return p.nodes[node].op; };
+  auto tensor = [&](int node) { return p.units[p.nodes[node].units[0]].tensor; };
   using S = ScheduleStep;
-  auto op = [&](int node) { return S{S::kCompute, p.nodes[node].op, -1}; };
-  auto free = [&](int node) { return S{S::kFree, -1, p.units[p.nodes[node].units[0]].tensor}; };
-  Schedule good{{op(0), op(1), op(2), free(1), op(3)}};
+  Schedule good{{{S::kCompute, op(0)},
+                 {S::kCompute, op(1)},
+                 {S::kCompute, op(2)},
+                 {S::kFree, tensor(1)},
+                 {S::kCompute, op(3)}}};
   EXPECT_TRUE(CheckSchedule(g, good, 300).ok);
   EXPECT_NE(CheckSchedule(g, good, 299).error.find("exceeds the budget"), std::string::npos);
-  Schedule missing_arg{{op(0), free(0), op(1)}};
+  Schedule missing_arg{{{S::kCompute, op(0)}, {S::kFree, tensor(0)}, {S::kCompute, op(1)}}};
   EXPECT_NE(CheckSchedule(g, missing_arg, 1000).error.find("not materialized"), std::string::npos);
-  Schedule out_of_order{{op(1)}};
+  Schedule out_of_order{{{S::kCompute, op(1)}}};
   EXPECT_NE(CheckSchedule(g, out_of_order, 1000).error.find("out of log order"), std::string::npos);
-  Schedule twice{{op(0), op(0)}};
-  EXPECT_NE(CheckSchedule(g, twice, 1000).error.find("already resident"), std::string::npos);
+  Schedule twice{{{S::kCompute, op(0)}, {S::kFree, tensor(0)}, {S::kFree, tensor(0)}}};
+  EXPECT_NE(CheckSchedule(g, twice, 1000).error.find("not resident"), std::string::npos);
   Schedule no_output = good;
-  no_output.steps.push_back(free(3));
+  no_output.steps.push_back({S::kFree, tensor(3)});
   EXPECT_NE(CheckSchedule(g, no_output, 1000).error.find("not resident at the end"),
             std::string::npos);
   // Written and read back.
   Schedule again = ReadSchedule(g, ScheduleText(g, good, "header"), "s.txt");
   EXPECT_TRUE(again.steps == good.steps);
   EXPECT_THROW(ReadSchedule(g, "compute nothing/9\n", "s.txt"), std::invalid_argument);
+  EXPECT_THROW(ReadSchedule(g, "free f/0\n", "s.txt"), std::invalid_argument);  // an operator
 }
 
 // The archived counterexamples (corpus/<kind>/<id>/trace.log) with at
@@ -103,7 +108,9 @@ std::vector<std::pair<std::string, Graph>> SmallTraces(size_t max_nodes) {
   std::sort(logs.begin(), logs.end());
   for (const auto& log : logs) {
     Graph g = ParseTraceFile(log.string());
-    if (MakeRematProblem(g).nodes.size() <= max_nodes) out.push_back({log.string(), std::move(g)});
+    RematProblem p = MakeRematProblem(g);
+    if (p.nodes.size() <= max_nodes && p.units.size() <= max_nodes)
+      out.push_back({log.string(), std::move(g)});
   }
   return out;
 }
@@ -124,8 +131,8 @@ std::vector<Int> Budgets(const Graph& g, const RematProblem& p) {
 // every budget; every schedule passes the checker at its own cost; the
 // unrestricted search is never worse (and says what the stage order costs).
 TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
-  int compared = 0, feasible = 0, cheaper_out_of_order = 0;
-  for (const auto& [name, g] : SmallTraces(10)) {
+  int compared = 0, feasible = 0;
+  for (const auto& [name, g] : SmallTraces(14)) {
     RematProblem p = MakeRematProblem(g);
     for (Int budget : Budgets(g, p)) {
       OptimalResult r = SolveOptimal(p, budget);
@@ -153,6 +160,67 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
             << " cheaper with recomputations out of log order\n";
   EXPECT_GT(compared, 150);
   EXPECT_GT(feasible, 80);
+}
+
+}  // namespace
+}  // namespace dtrcheck
+
+namespace dtrcheck {
+namespace {
+
+// The properties of an optimum, on every archived counterexample of up to
+// 24 operators, at 17 budgets from the constants alone to everything
+// resident, against four heuristics and the entry's own configuration:
+// the optimal compute never grows with the budget; it is never above a
+// heuristic's model + remat compute where the heuristic is ok; the
+// smallest feasible budget of the optimum is at most the heuristic's.
+TEST(OptimalProperties, MonotoneAndNeverAboveAHeuristic) {
+  int checked = 0;
+  for (const auto& [name, g] : SmallTraces(24)) {
+    RematProblem p = MakeRematProblem(g);
+    Baseline base = RunBaseline(g, "RuntimeV2EagerOptimized");
+    Int everything = 0;
+    for (const RematUnit& u : p.units) everything += u.size;
+    std::vector<Int> budgets;
+    for (int i = 0; i <= 16; ++i) budgets.push_back(p.fixed_at_end + everything * i / 16);
+    std::vector<std::optional<Int>> optimum;
+    for (Int b : budgets) {
+      OptimalResult r = SolveOptimal(p, b);
+      ASSERT_TRUE(r.status == OptimalStatus::kOptimal || r.status == OptimalStatus::kInfeasible)
+          << name << " at " << IntToString(b) << ": " << OptimalStatusName(r.status);
+      optimum.push_back(r.compute);
+    }
+    for (size_t i = 1; i < budgets.size(); ++i)
+      if (optimum[i - 1]) {
+        ASSERT_TRUE(optimum[i].has_value()) << name << ": feasible, then not, at a larger budget";
+        EXPECT_TRUE(*optimum[i] <= *optimum[i - 1]) << name << " at " << IntToString(budgets[i]);
+      }
+    for (const char* heuristic : {"DTR", "MSPS", "LRU", "DTREqClass"}) {
+      RunConfig config;
+      config.heuristic = heuristic;
+      std::optional<size_t> first_ok;
+      for (size_t i = 0; i < budgets.size(); ++i) {
+        config.budget = budgets[i];
+        RunRecord rec = Simulate(g, config, base);
+        if (rec.status != Status::kOk) continue;
+        if (!first_ok) first_ok = i;
+        ASSERT_TRUE(optimum[i].has_value())
+            << name << ": " << heuristic << " is ok at " << IntToString(budgets[i])
+            << " where the optimum is infeasible";
+        EXPECT_TRUE(*optimum[i] <= rec.model_compute + rec.remat_compute)
+            << name << ": " << heuristic << " at " << IntToString(budgets[i]) << " computes "
+            << IntToString(rec.model_compute + rec.remat_compute) << ", the optimum "
+            << IntToString(*optimum[i]);
+        ++checked;
+      }
+      if (first_ok) {
+        size_t first_optimal = 0;
+        while (!optimum[first_optimal]) ++first_optimal;
+        EXPECT_LE(first_optimal, *first_ok) << name << ": " << heuristic;
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
 }
 
 }  // namespace

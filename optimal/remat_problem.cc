@@ -36,18 +36,25 @@ bool IsConstant(const Graph& g, size_t command) {
 std::vector<std::vector<int>> RematProblem::Users() const {
   std::vector<std::vector<int>> users(units.size());
   for (size_t k = 0; k < nodes.size(); ++k)
-    for (int d : nodes[k].deps) users[d].push_back(static_cast<int>(k));
+    for (int u : nodes[k].deps) users[u].push_back(static_cast<int>(k));
   return users;
+}
+
+std::vector<std::vector<int>> RematProblem::Views() const {
+  std::vector<std::vector<int>> views(units.size());
+  for (size_t u = 0; u < units.size(); ++u)
+    if (units[u].base >= 0) views[units[u].base].push_back(static_cast<int>(u));
+  return views;
 }
 
 RematProblem MakeRematProblem(const Graph& g) {
   RematProblem p;
+  std::vector<int> unit_of(g.tensors.size(), -1);  // -1: a constant's, or not yet made
   std::vector<bool> computed(g.ops.size(), false);
-  std::vector<int> storage_unit(g.tensors.size(), -1);  // a storage's unit
-  std::vector<int> views_unit(g.ops.size(), -1);        // an operator's views unit
-  Int fixed = g.output_ram;                             // resident from the start
-  auto check_computed = [&](TensorId t) {
+  Int fixed = g.output_ram;  // resident from the start
+  auto unit = [&](TensorId t) -> int {
     if (!computed[g.tensors[t].op]) throw std::invalid_argument("an argument before its producer");
+    return unit_of[t];
   };
   for (size_t ci = 0; ci < g.schedule.size(); ++ci) {
     const Command& c = g.schedule[ci];
@@ -59,7 +66,7 @@ RematProblem MakeRematProblem(const Graph& g) {
       fixed += op.size.at(0);
       continue;
     }
-    const int node = static_cast<int>(p.nodes.size());
+    const int k = static_cast<int>(p.nodes.size());
     RematNode n;
     n.op = c.target;
     n.name = op.name;
@@ -67,24 +74,8 @@ RematProblem MakeRematProblem(const Graph& g) {
     n.resident_before = fixed;
     std::set<int> deps;
     for (TensorId a : op.args) {
-      check_computed(a);
-      const GTensor& ga = g.tensors[a];
-      TensorId root = StorageRoot(g, a);
-      check_computed(root);
-      if (storage_unit[root] >= 0) deps.insert(storage_unit[root]);  // else a constant
-      if (g.ops[ga.op].alias[ga.index] >= 0 && views_unit[ga.op] >= 0)
-        deps.insert(views_unit[ga.op]);
-    }
-    std::set<int> bases;
-    for (size_t i = 0; i < op.result.size(); ++i) {
-      if (op.alias[i] < 0) {
-        storage_unit[op.result[i]] = static_cast<int>(p.units.size());
-        n.units.push_back(static_cast<int>(p.units.size()));
-        p.units.push_back({node, op.size[i], op.result[i], {}});
-        n.size += op.size[i];
-      } else if (int b = storage_unit[StorageRoot(g, op.args[op.alias[i]])]; b >= 0) {
-        bases.insert(b);
-      }
+      if (int u = unit(a); u >= 0) deps.insert(u);
+      if (int u = unit(StorageRoot(g, a)); u >= 0) deps.insert(u);
     }
     if (!bases.empty()) {
       views_unit[c.target] = static_cast<int>(p.units.size());
@@ -93,6 +84,19 @@ RematProblem MakeRematProblem(const Graph& g) {
     }
     n.deps.assign(deps.begin(), deps.end());
     computed[c.target] = true;
+    for (size_t i = 0; i < op.result.size(); ++i) {
+      RematUnit u;
+      u.node = k;
+      u.tensor = op.result[i];
+      if (op.alias[i] < 0)
+        u.size = op.size[i];
+      else
+        u.base = unit(StorageRoot(g, op.args[op.alias[i]]));
+      if (op.alias[i] >= 0 && u.base < 0) continue;  // a view of a constant: always there
+      unit_of[op.result[i]] = static_cast<int>(p.units.size());
+      n.units.push_back(static_cast<int>(p.units.size()));
+      p.units.push_back(u);
+    }
     p.model_compute += n.cost;
     p.nodes.push_back(std::move(n));
   }
@@ -104,7 +108,7 @@ RematProblem MakeRematProblem(const Graph& g) {
   for (const std::string& storage : g.outputs) {
     auto it = by_name.find(storage);
     if (it == by_name.end()) throw std::invalid_argument("output " + storage + " has no tensor");
-    if (int u = storage_unit[StorageRoot(g, it->second)]; u >= 0) outputs.insert(u);
+    if (int u = unit_of[StorageRoot(g, it->second)]; u >= 0) outputs.insert(u);
   }
   p.outputs.assign(outputs.begin(), outputs.end());
   return p;

@@ -12,18 +12,18 @@ std::string ScheduleText(const Graph& g, const Schedule& s, const std::string& h
   std::istringstream lines(header);
   for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
   for (const ScheduleStep& step : s.steps)
-    out << (step.kind == ScheduleStep::kCompute ? "compute " + g.ops[step.op].name
-                                                : "free " + g.tensors[step.tensor].name)
+    out << (step.kind == ScheduleStep::kCompute ? "compute " + g.ops[step.target].name
+                                                : "free " + g.tensors[step.target].name)
         << "\n";
   return out.str();
 }
 
 Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& file) {
-  std::map<std::string, OpId, std::less<>> op_by_name;
-  for (size_t i = 0; i < g.ops.size(); ++i) op_by_name[g.ops[i].name] = static_cast<OpId>(i);
-  std::map<std::string, TensorId, std::less<>> tensor_by_name;
+  std::map<std::string, OpId, std::less<>> ops;
+  std::map<std::string, TensorId, std::less<>> tensors;
+  for (size_t i = 0; i < g.ops.size(); ++i) ops[g.ops[i].name] = static_cast<OpId>(i);
   for (size_t i = 0; i < g.tensors.size(); ++i)
-    tensor_by_name[g.tensors[i].name] = static_cast<TensorId>(i);
+    tensors[g.tensors[i].name] = static_cast<TensorId>(i);
   Schedule s;
   std::istringstream in{std::string(text)};
   long line_no = 0;
@@ -33,17 +33,15 @@ Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& 
     auto space = line.find(' ');
     std::string verb = line.substr(0, space),
                 name = space == line.npos ? "" : line.substr(space + 1);
-    auto op = op_by_name.find(name);
-    auto tensor = tensor_by_name.find(name);
-    if (verb == "compute" && op != op_by_name.end()) {
-      s.steps.push_back({ScheduleStep::kCompute, op->second, -1});
-    } else if (verb == "free" && tensor != tensor_by_name.end()) {
-      s.steps.push_back({ScheduleStep::kFree, -1, tensor->second});
-    } else {
+    auto op = ops.find(name);
+    auto tensor = tensors.find(name);
+    if (verb == "compute" && op != ops.end())
+      s.steps.push_back({ScheduleStep::kCompute, op->second});
+    else if (verb == "free" && tensor != tensors.end())
+      s.steps.push_back({ScheduleStep::kFree, tensor->second});
+    else
       throw std::invalid_argument(file + ":" + std::to_string(line_no) +
-                                  ": expected \"compute OP\" (an operator of the trace) or "
-                                  "\"free TENSOR\" (a tensor of the trace)");
-    }
+                                  ": expected \"compute OPERATOR\" or \"free TENSOR\"");
   }
   return s;
 }
@@ -87,23 +85,18 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
   };
   for (size_t k = 0; k < s.steps.size(); ++k) {
     const ScheduleStep& step = s.steps[k];
-    const std::string at =
-        "step " + std::to_string(k + 1) + " (" +
-        (step.kind == ScheduleStep::kCompute ? "compute " + g.ops[step.op].name
-                                             : "free " + g.tensors[step.tensor].name) +
-        "): ";
     if (step.kind == ScheduleStep::kFree) {
-      TensorId t = step.tensor;
+      const TensorId t = step.target;
+      const std::string at =
+          "step " + std::to_string(k + 1) + " (free " + g.tensors[t].name + "): ";
       if (constants.count(g.tensors[t].op)) {
         check.error = at + "a constant is resident throughout";
         return check;
       }
-      if (owner(t) != t) {
-        check.error = at + "a view has no storage of its own";
-        return check;
-      }
+      materialized.erase(t);
+      if (owner(t) != t) continue;  // a view: its storage stays
       if (!resident.erase(t)) {
-        check.error = at + "tensor " + g.tensors[t].name + " is not resident";
+        check.error = at + "not resident";
         return check;
       }
       memory -= g.tensors[t].storage_size;
@@ -111,22 +104,24 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
         if (owner(static_cast<TensorId>(v)) == t) materialized.erase(static_cast<TensorId>(v));
       continue;
     }
-    const GOp& op = g.ops[step.op];
-    if (constants.count(step.op)) {
+    const OpId op_id = step.target;
+    const GOp& op = g.ops[op_id];
+    const std::string at = "step " + std::to_string(k + 1) + " (compute " + op.name + "): ";
+    if (constants.count(op_id)) {
       check.error = at + "a constant is resident throughout";
       return check;
     }
-    if (!done.count(step.op)) {
+    if (!done.count(op_id)) {
       if (!create_constants()) {
         check.error = at + "the constants before it exceed the budget";
         return check;
       }
-      if (next_first >= log_order.size() || log_order[next_first] != step.op) {
+      if (next_first >= log_order.size() || log_order[next_first] != op_id) {
         check.error = at + "runs for the first time out of log order";
         return check;
       }
       ++next_first;
-      done.insert(step.op);
+      done.insert(op_id);
     } else {
       ++check.recomputations;
     }
@@ -137,13 +132,9 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
       }
     for (size_t r = 0; r < op.result.size(); ++r) {
       TensorId t = op.result[r];
-      if (op.alias[r] < 0) {
-        if (!resident.insert(t).second) {
-          check.error = at + "tensor " + g.tensors[t].name + " is already resident";
-          return check;
-        }
-        memory += g.tensors[t].storage_size;
-      }
+      // A resident storage is kept, not allocated again (simrd materializes
+      // only what is not material).
+      if (op.alias[r] < 0 && resident.insert(t).second) memory += g.tensors[t].storage_size;
       materialized.insert(t);
     }
     check.compute += op.cost;

@@ -1,10 +1,11 @@
 // A rematerialization schedule written out, and its independent checker.
 //
 // A schedule is the list of what a machine would do: compute an operator
-// (the first time, or again to rematerialize it) or free a storage. CheckSchedule replays it on the
-// Graph itself, with its own reading of simrd's memory semantics (it shares no code with the model
-// in optimal/remat_problem.h), so a wrong model or a wrong solution shows up as a schedule that
-// does not check.
+// (the first time, or again to rematerialize it) or free a tensor (its
+// storage, or for a view the view alone). CheckSchedule replays it on the Graph itself, with its
+// own reading of simrd's memory semantics (it shares no code with the model in
+// optimal/remat_problem.h), so a wrong model or a wrong solution shows up as
+// a schedule that does not check.
 #ifndef DTRCHECK_OPTIMAL_SCHEDULE_H_
 #define DTRCHECK_OPTIMAL_SCHEDULE_H_
 
@@ -18,8 +19,7 @@ namespace dtrcheck {
 
 struct ScheduleStep {
   enum Kind { kCompute, kFree } kind = kCompute;
-  OpId op = -1;          // kCompute
-  TensorId tensor = -1;  // kFree: the tensor that owns the storage
+  int32_t target = -1;  // an OpId to compute, a TensorId to free
   bool operator==(const ScheduleStep&) const = default;
 };
 
@@ -27,9 +27,8 @@ struct Schedule {
   std::vector<ScheduleStep> steps;
 };
 
-// One step a line, "compute OP" (simrd's unique operator name) or "free
-// TENSOR" (the log's name of the tensor that owns the storage), after a
-// comment header.
+// One step a line, "compute OPERATOR" (simrd's unique operator names,
+// "conv/12") or "free TENSOR" (the log's names), after a comment header.
 std::string ScheduleText(const Graph& g, const Schedule& s, const std::string& header);
 // Throws std::invalid_argument naming `file` and the line of a bad step.
 Schedule ReadSchedule(const Graph& g, std::string_view text, const std::string& file);
@@ -43,12 +42,13 @@ struct ScheduleCheck {
 };
 
 // Replays `s` under `budget`: constants (the log's CONSTANTs) are resident
-// from the start and never freed; an operator may run only when each
-// argument is materialized (its storage resident and, for a view, the view
-// computed since that storage became resident), never while a storage it
-// creates is resident; memory (constants, output_ram, resident storages)
-// never exceeds the budget after a compute; every operator runs, first in
-// log order; every output storage is resident at the end.
+// where the log creates them and never freed; an operator may run only when
+// each argument is materialized (its storage resident and, for a view, the
+// view computed since that storage became resident), and allocates those
+// of its storages that are not resident; memory (constants, output_ram,
+// resident storages) never exceeds the budget after a compute; every
+// operator runs, first in log order; every output storage is resident at
+// the end.
 ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget);
 
 }  // namespace dtrcheck

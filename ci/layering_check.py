@@ -4,7 +4,6 @@
 folder it may depend on (README.md, Layout; each folder's README.md):
 
     sim <- io, traces <- oracle <- analysis <- reduce <- properties, fuzz <- cli
-    analysis <- optimal <- cli
 
 Unit tests (`*_test.cc`) beside the code may use what sits above it (a sim
 test may write a trace with io/ or generate one with traces/): they are not

@@ -5,7 +5,6 @@
 #include <functional>
 #include <queue>
 #include <stdexcept>
-#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -35,34 +34,29 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
     with_views[u] |= 1u << u;
     if (p.units[u].base >= 0) with_views[p.units[u].base] |= 1u << u;
   }
-  for (int u = 0; u < units; ++u)
-    for (int b : p.units[u].bases) views_of[b] |= uint64_t{1} << u;
-  uint64_t outputs = 0;
-  for (int o : p.outputs) outputs |= uint64_t{1} << o;
-  auto memory = [&](uint64_t resident) {
+  uint32_t outputs = 0;
+  for (int o : p.outputs) outputs |= 1u << o;
+  auto memory = [&](uint32_t resident) {
     Int m = 0;
     for (int u = 0; u < units; ++u)
       if (resident >> u & 1) m += p.units[u].size;
     return m;
   };
-  using Entry = std::pair<Int, State>;
+  using Entry = std::pair<Int, uint64_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
-  struct Hash {
-    size_t operator()(const State& s) const {
-      auto [t, next, resident] = s;
-      return std::hash<uint64_t>()(resident * 1000003u + static_cast<uint64_t>(t * 64 + next));
-    }
-  };
-  std::unordered_map<State, Int, Hash> best;
+  std::unordered_map<uint64_t, Int> best;
+  std::unordered_map<uint64_t, State> states;
   auto push = [&](const State& s, Int cost) {
-    auto it = best.find(s);
+    uint64_t k = key(s);
+    auto it = best.find(k);
     if (it != best.end() && it->second <= cost) return;
-    best[s] = cost;
-    queue.push({cost, s});
+    best[k] = cost;
+    states[k] = s;
+    queue.push({cost, k});
   };
   push({0, 0, 0}, 0);
   while (!queue.empty()) {
-    auto [cost, s] = queue.top();
+    auto [cost, k] = queue.top();
     queue.pop();
     if (best[k] < cost) continue;
     const State s = states[k];
@@ -82,7 +76,7 @@ std::optional<Int> ExhaustiveOptimum(const RematProblem& p, Int budget,
       if (j == s.t)
         push({s.t + 1, 0, after}, cost + p.nodes[j].cost);
       else
-        push({t, j + 1, after}, cost + p.nodes[j].cost);
+        push({s.t, j + 1, after}, cost + p.nodes[j].cost);
     }
   }
   return std::nullopt;

@@ -1,5 +1,5 @@
 // The minimum-compute schedule by exhaustive search (Dijkstra over the set
-// of resident units), for checking the solver on small problems.
+// of resident nodes), for checking the solver on small problems.
 //
 // The search explores every schedule of the model in
 // optimal/remat_problem.h: compute any node whose dependencies are

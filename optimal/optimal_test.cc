@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <filesystem>
-#include <iostream>
 
 #include <gtest/gtest.h>
 
@@ -10,7 +9,6 @@
 #include "optimal/milp_solver.h"
 #include "optimal/remat_problem.h"
 #include "optimal/schedule.h"
-#include "optimal/trace_optimum.h"
 #include "sim/parse.h"
 #include "traces/synthetic/generators.h"
 
@@ -149,17 +147,13 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
         EXPECT_TRUE(c.compute == *r.compute) << name;
         ASSERT_TRUE(free_order.has_value());
         EXPECT_TRUE(*free_order <= *exhaustive);
-        if (*free_order < *exhaustive) ++cheaper_out_of_order;
         ++feasible;
       }
       ++compared;
     }
   }
-  // What Checkmate's order within a stage costs (optimal/README.md).
-  std::cout << compared << " budgets, " << feasible << " feasible, " << cheaper_out_of_order
-            << " cheaper with recomputations out of log order\n";
-  EXPECT_GT(compared, 150);
-  EXPECT_GT(feasible, 80);
+  EXPECT_GT(compared, 200);
+  EXPECT_GT(feasible, 100);
 }
 
 }  // namespace

@@ -77,11 +77,6 @@ RematProblem MakeRematProblem(const Graph& g) {
       if (int u = unit(a); u >= 0) deps.insert(u);
       if (int u = unit(StorageRoot(g, a)); u >= 0) deps.insert(u);
     }
-    if (!bases.empty()) {
-      views_unit[c.target] = static_cast<int>(p.units.size());
-      n.units.push_back(static_cast<int>(p.units.size()));
-      p.units.push_back({node, 0, -1, std::vector<int>(bases.begin(), bases.end())});
-    }
     n.deps.assign(deps.begin(), deps.end());
     computed[c.target] = true;
     for (size_t i = 0; i < op.result.size(); ++i) {

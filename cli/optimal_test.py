@@ -36,7 +36,7 @@ with tempfile.TemporaryDirectory() as tmp:
         schedule = os.path.join(tmp, f'{end}.txt')
         o = as_json(run(['optimal', trace, '--budget', budget, '--json', '--schedule', schedule]))
         r = as_json(run(['run', trace, '--budget', budget, '--json']))
-        if o.get('status') != 'optimal' or o.get('checked') != 'ok':
+        if o.get('status') != 'optimal' or o.get('schedule_check') != 'ok':
             failed.append(f'{end}: {o}')
             continue
         if abs(o['overhead'] - o['compute'] / r['baseline_compute']) > 1e-12:
@@ -45,6 +45,8 @@ with tempfile.TemporaryDirectory() as tmp:
             dtr = (r['model_compute'] + r['remat_compute']) / r['baseline_compute']
             if o['overhead'] > dtr + 1e-12:
                 failed.append(f'{end}: optimum {o["overhead"]} above DTR {dtr}')
+            if abs(o['heuristic']['overhead'] - dtr) > 1e-12 or o['heuristic']['status'] != 'ok':
+                failed.append(f'{end}: the heuristic beside the optimum is not run\'s: {o}')
         if o['lp_bound'] > o['compute'] + 1e-6:
             failed.append(f'{end}: LP bound {o["lp_bound"]} above the optimum {o["compute"]}')
         with open(schedule) as f:

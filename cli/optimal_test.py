@@ -46,11 +46,11 @@ with tempfile.TemporaryDirectory() as tmp:
             if o['overhead'] > dtr + 1e-12:
                 failed.append(f'{end}: optimum {o["overhead"]} above DTR {dtr}')
             if abs(o['heuristic']['overhead'] - dtr) > 1e-12 or o['heuristic']['status'] != 'ok':
-                failed.append(f'{end}: the heuristic beside the optimum is not run\'s: {o}')
+                failed.append(f"{end}: the heuristic beside the optimum is not run's: {o}")
         if o['lp_bound'] > o['compute'] + 1e-6:
             failed.append(f'{end}: LP bound {o["lp_bound"]} above the optimum {o["compute"]}')
-        with open(schedule) as f:
-            steps = [line for line in f if not line.startswith('#')]
+        with open(schedule) as text:
+            steps = [line for line in text if not line.startswith('#')]
         computes = sum(1 for s in steps if s.startswith('compute '))
         if computes < o['nodes']:
             failed.append(f'{end}: {computes} computations for {o["nodes"]} operators')
@@ -64,6 +64,6 @@ with tempfile.TemporaryDirectory() as tmp:
     run(['optimal', trace], expect=2)
     run(['optimal', trace, '--budget', '1', '--ratio', '0.5'], expect=2)
 
-for f in failed:
-    print('FAIL', f)
+for failure in failed:
+    print('FAIL', failure)
 sys.exit(1 if failed else 0)

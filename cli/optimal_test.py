@@ -3,7 +3,8 @@
 the optimum is proven, its schedule (--schedule) passes the independent
 checker, its overhead is its compute over the baseline compute (as run's
 records) and never above DTR's where DTR finishes; --ratio gives run's
-budget; an impossible budget is infeasible (exit 0); a bad budget exits 2."""
+budget; an impossible budget is infeasible (exit 0); --smallest-budget
+is feasible and one byte less is not; a bad budget exits 2."""
 import json
 import os
 import subprocess
@@ -60,6 +61,17 @@ with tempfile.TemporaryDirectory() as tmp:
         failed.append(f'--ratio 0.5: budget {by_ratio.get("budget")}, run {record.get("budget")}')
     if as_json(run(['optimal', trace, '--budget', '0', '--json'])).get('status') != 'infeasible':
         failed.append('--budget 0 is not infeasible')
+    # The smallest budget: feasible there, infeasible one byte below.
+    least = as_json(run(['optimal', trace, '--budget', str(budgets['lo']['bytes']), '--json',
+                         '--smallest-budget'])).get('smallest_budget', {}).get('budget')
+    if least is None:
+        failed.append('--smallest-budget found nothing')
+    else:
+        at = as_json(run(['optimal', trace, '--budget', str(least), '--json']))
+        below = as_json(run(['optimal', trace, '--budget', str(least - 1), '--json']))
+        if at.get('status') != 'optimal' or below.get('status') != 'infeasible':
+            failed.append(f'smallest budget {least}: {at.get("status")}, one byte less '
+                          f'{below.get("status")}')
     run(['optimal', trace, '--budget', 'abc'], expect=2)
     run(['optimal', trace], expect=2)
     run(['optimal', trace, '--budget', '1', '--ratio', '0.5'], expect=2)

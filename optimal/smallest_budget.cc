@@ -16,8 +16,7 @@ SmallestBudget SmallestFeasibleBudget(const RematProblem& p, Int hi,
     return s != OptimalStatus::kInfeasible;
   };
   auto finish = [&]() {
-    out.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
   };
   Int lo = p.fixed_at_end;

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""A new user's path through dtrcheck's conventions (issue 17): a trace is
+named by file or by name in every command; an unknown one lists the names;
+--version names both commits; a typo in a command or an option names the
+closest; every error starts with `dtrcheck` (and the command), and with
+--json is one JSON object on stderr with stdout empty; check-finding refuses
+an archived trace whose bytes changed.
+
+    python3 tests/cli/user_path_test.py build/bin/dtrcheck
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import List
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SMALL = os.path.join(ROOT, 'tests', 'data', 'small_resnet.log')
+# The smallest archived inversion (7 operators).
+ENTRY = os.path.join(ROOT, 'corpus', 'inversion', '35bb6d445d81d295')
+
+failures: List[str] = []
+
+
+def check(ok: bool, what: str, p: 'subprocess.CompletedProcess[str]') -> None:
+    print(('ok   ' if ok else 'FAIL ') + what)
+    if not ok:
+        failures.append(what)
+        print(f'  exit {p.returncode}\n  stdout {p.stdout[:600]!r}\n  stderr {p.stderr[:600]!r}')
+
+
+def run(args: List[str]) -> 'subprocess.CompletedProcess[str]':
+    return subprocess.run([dtrcheck] + args, capture_output=True, text=True, timeout=300)
+
+
+dtrcheck = sys.argv[1]
+
+# Names: a name that is neither a file nor a trace lists the names, in every
+# command that takes a TRACE (at parse time, before anything runs).
+for command in [['run', '--budget', '1'], ['diff', '--budget', '1'], ['sweep'], ['scan'],
+                ['diagnose', '--budget', '1'], ['compare'], ['optimal', '--budget', '1'],
+                ['reduce', '--property', 'cliff']]:
+    p = run([command[0], 'resnet23'] + command[1:])
+    check(p.returncode == 2 and p.stdout == '' and 'resnet32' in p.stderr
+          and p.stderr.startswith('dtrcheck ' + command[0] + ': '),
+          f'{command[0]}: an unknown trace name lists the names', p)
+
+# A public trace by name, where the public traces are present.
+where = run(['trace-path', 'resnet32'])
+if where.returncode == 0:
+    by_name = run(['run', 'resnet32', '--ratio', '1', '--json'])
+    by_path = run(['run', where.stdout.strip(), '--ratio', '1', '--json'])
+    check(by_name.returncode == 0 and by_name.stdout == by_path.stdout,
+          'run resnet32 is run on its file', by_name)
+else:
+    print('skip run by name: the public traces are not here')
+# A file is used as given.
+p = run(['run', SMALL, '--ratio', '1'])
+check(p.returncode == 0, 'run FILE still works', p)
+
+# --version: version, dtrcheck commit, simrd commit.
+p = run(['--version'])
+check(p.returncode == 0 and p.stdout.startswith('dtrcheck ') and 'commit' in p.stdout
+      and 'eff53cc4804cc7d6246a6e5086861ce2b846f62b' in p.stdout, '--version', p)
+
+# Typos name the closest command or option.
+p = run(['swep', SMALL])
+check(p.returncode == 2 and "did you mean 'sweep'" in p.stderr
+      and p.stderr.startswith('dtrcheck: '), 'swep -> sweep', p)
+p = run(['run', SMALL, '--ratoi', '0.5'])
+check(p.returncode == 2 and 'did you mean --ratio' in p.stderr
+      and p.stderr.startswith('dtrcheck run: '), '--ratoi -> --ratio', p)
+p = run(['run', SMALL, '--ratio', '0.5', '--heuristc', 'DTR'])
+check(p.returncode == 2 and 'did you mean --heuristic' in p.stderr, '--heuristc', p)
+p = run(['frobnicate'])
+check(p.returncode == 2 and 'did you mean' not in p.stderr, 'no suggestion when nothing is close',
+      p)
+
+# One error style; with --json the error is a JSON object on stderr.
+p = run(['run', 'resnet23', '--budget', '1', '--json'])
+try:
+    error = json.loads(p.stderr)
+except ValueError:
+    error = {}
+check(p.returncode == 2 and p.stdout == '' and error.get('command') == 'run'
+      and 'resnet32' in error.get('error', ''), '--json: a parse error is JSON on stderr', p)
+with tempfile.TemporaryDirectory() as d:
+    bad = os.path.join(d, 'bad.log')
+    with open(bad, 'w') as f:
+        f.write('{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n{"INSTRUCTION": CALL}\n')
+    p = run(['run', bad, '--budget', '1', '--json'])
+    try:
+        error = json.loads(p.stderr)
+    except ValueError:
+        error = {}
+    check(p.returncode == 2 and p.stdout == '' and error.get('file') == bad
+          and error.get('line') == 2, '--json: a trace error names file and line', p)
+    p = run(['run', bad, '--budget', '1'])
+    check(p.returncode == 2 and p.stderr.startswith(f'dtrcheck run: {bad}:2:'),
+          'text: "dtrcheck run: FILE:LINE: ..."', p)
+
+    # Integrity: an edited archived trace is reported, not replayed.
+    entry = os.path.join(d, 'entry')
+    shutil.copytree(ENTRY, entry)
+    p = run(['check-finding', entry])
+    check(p.returncode == 0 and 'still holds' in p.stdout, 'check-finding on a copy holds', p)
+    with open(os.path.join(entry, 'trace.log'), 'a') as f:
+        f.write('\n')
+    p = run(['check-finding', entry])
+    check(p.returncode == 1 and 'SHA-256 differs' in p.stdout and 'still holds' not in p.stdout,
+          'check-finding reports an edited trace', p)
+
+print(f'{len(failures)} failed')
+sys.exit(1 if failures else 0)

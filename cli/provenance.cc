@@ -29,9 +29,7 @@ std::string UtcDate() {
 
 }  // namespace
 
-void RecordCommandLine(int argc, char** argv) {
-  Arguments().assign(argv + 1, argv + argc);
-}
+void RecordCommandLine(int argc, char** argv) { Arguments().assign(argv + 1, argv + argc); }
 
 std::string ShellQuote(const std::string& arg) {
   if (!arg.empty() &&

@@ -272,7 +272,7 @@ Action AddReduceCommand(CLI::App& app) {
             } catch (const CLI::Error&) {
               throw;
             } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
-              std::cerr << "dtrcheck: " << e.what() << "\n";
+              std::cerr << "dtrcheck reduce: " << e.what() << "\n";
               return 1;
             }
           }};

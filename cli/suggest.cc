@@ -50,8 +50,7 @@ std::vector<std::string> OptionNames(const CLI::App& cmd) {
 
 }  // namespace
 
-std::vector<std::string> SuggestionsFor(const CLI::App& app,
-                                        const std::vector<std::string>& args) {
+std::vector<std::string> SuggestionsFor(const CLI::App& app, const std::vector<std::string>& args) {
   const CLI::App& cmd = ActiveCommand(app);
   std::vector<std::string> out;
   if (&cmd == &app) {  // no command was recognised: the first word is the typo

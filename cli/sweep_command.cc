@@ -190,7 +190,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
       wanted += mine[g];
       written += mine[g] && records[g];
     }
-    std::cerr << "dtrcheck: interrupted; wrote " << written << " of " << wanted << " points"
+    std::cerr << "dtrcheck sweep: interrupted; wrote " << written << " of " << wanted << " points"
               << (o.output.empty() || o.output == "-" ? "" : " to " + o.output)
               << "; rerun with --format jsonl --resume FILE to continue\n";
     return kExitInterrupted;

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from typing import List
+from typing import Any, Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SMALL = os.path.join(ROOT, 'tests', 'data', 'small_resnet.log')
@@ -111,6 +111,51 @@ with tempfile.TemporaryDirectory() as d:
     p = run(['check-finding', entry])
     check(p.returncode == 1 and 'SHA-256 differs' in p.stdout and 'still holds' not in p.stdout,
           'check-finding reports an edited trace', p)
+
+
+
+def json_out(p: 'subprocess.CompletedProcess[str]') -> Dict[str, Any]:
+    try:
+        result: Dict[str, Any] = json.loads(p.stdout)
+        return result
+    except ValueError:
+        return {}
+
+
+# --json on every command that gives a verdict.
+p = run(['traces', '--json'])
+check(p.returncode in (0, 1) and
+      any(t.get('name') == 'resnet32' for t in json_out(p).get('traces', [])), 'traces --json', p)
+p = run(['check-finding', '--json', ENTRY])
+check(p.returncode == 0 and json_out(p).get('findings', [{}])[0].get('verdict') == 'holds',
+      'check-finding --json', p)
+p = run(['replay', '--json', os.path.join(ROOT, 'corpus', 'oracle', 'local_chain.jsonl')])
+check(p.returncode == 0 and json_out(p).get('failed') == 0 and json_out(p).get('passed', 0) > 0,
+      'replay --json', p)
+with tempfile.TemporaryDirectory() as d:
+    manifest = json.load(open(os.path.join(ENTRY, 'manifest.json')))
+    hi = manifest['budgets']['hi']['ratio']
+    lo = manifest['budgets']['lo']['ratio']
+    p = run(['reduce', os.path.join(ENTRY, 'trace.log'), '--property', 'inversion',
+             '--lo', str(lo), '--hi', str(hi), '--runtime', manifest['config']['runtime'],
+             '--heuristic', manifest['config']['heuristic'], '--no-oracle', '--json',
+             '-o', os.path.join(d, 'x.log')])
+    check(p.returncode == 0 and json_out(p).get('trace_sha256') is not None, 'reduce --json', p)
+p = run(['diff', SMALL, '--ratio', '0.5', '--json'])
+if p.returncode == 3:
+    print('skip diff --json: simrd is not installed')
+else:
+    check(p.returncode == 0 and json_out(p).get('verdict') == 'identical', 'diff --json', p)
+
+# A scan whose grid step is wider than the cliff window says so, and widens it.
+p = run(['scan', SMALL, '--from', '0.3', '--to', '0.6', '--step', '0.005'])
+check(p.returncode == 0 and 'wider than the cliff window' in p.stderr
+      and '0.500% of peak' in p.stdout, 'scan: a wide step widens the cliff window', p)
+p = run(['scan', SMALL, '--from', '0.3', '--to', '0.6', '--step', '0.005', '--cliff-delta',
+         '0.001'])
+check(p.returncode == 0 and 'keeping --cliff-delta' in p.stderr, 'scan: a chosen window stays', p)
+p = run(['scan', SMALL, '--from', '0.3', '--to', '0.6', '--step', '0.001'])
+check(p.returncode == 0 and 'wider' not in p.stderr, 'scan: no warning when the step fits', p)
 
 print(f'{len(failures)} failed')
 sys.exit(1 if failures else 0)

@@ -157,5 +157,40 @@ check(p.returncode == 0 and 'keeping --cliff-delta' in p.stderr, 'scan: a chosen
 p = run(['scan', SMALL, '--from', '0.3', '--to', '0.6', '--step', '0.001'])
 check(p.returncode == 0 and 'wider' not in p.stderr, 'scan: no warning when the step fits', p)
 
+# A scan report says how to reproduce it (a provenance block, apart from the
+# rest, which stays byte-identical) and how to reduce each finding.
+BEGIN, END = '<!-- provenance: varies between runs -->', '<!-- end provenance -->'
+
+
+def without_provenance(text: str) -> str:
+    return text[:text.find(BEGIN)] + text[text.find(END) + len(END):]
+
+
+with tempfile.TemporaryDirectory() as d:
+    reports = []
+    for name in ['a', 'b']:
+        p = run(['scan', SMALL, '--from', '0.1', '--to', '1', '--step', '0.01', '--overhead-limit',
+                 '2', '--report', os.path.join(d, name)])
+        reports.append(open(os.path.join(d, name, 'report.md')).read())
+    md = reports[0]
+    check(p.returncode == 0 and BEGIN in md and 'simrd: commit eff53cc4' in md
+          and 'command: `dtrcheck scan ' in md and 'SHA-256' in md and 'date: ' in md,
+          'scan report.md has its provenance', p)
+    check('## Findings' not in md or 'dtrcheck reduce ' in md, 'scan report: reduce commands', p)
+    check(without_provenance(reports[0]).replace('/a', '/b') ==
+          without_provenance(reports[1]).replace('/a', '/b'),
+          'scan report: identical apart from its provenance', p)
+
+# Sweep csv: no overhead for a failed run; the plot's title says what it shows.
+with tempfile.TemporaryDirectory() as d:
+    svg = os.path.join(d, 'sweep.svg')
+    p = run(['sweep', SMALL, '--from', '0.05', '--to', '0.3', '--step', '0.05', '--format', 'csv',
+             '--overhead-limit', '8', '--plot', svg])
+    rows = [line.split(',') for line in p.stdout.splitlines()[1:]]
+    check(p.returncode == 0 and any(r[2] == 'oom' for r in rows)
+          and all((r[3] == '') == (r[2] != 'ok') for r in rows), 'csv: no overhead for oom', p)
+    title = 'small_resnet.log: DTR on RuntimeV2EagerOptimized, overhead limit 8'
+    check(os.path.exists(svg) and title in open(svg).read(), 'sweep plot title', p)
+
 print(f'{len(failures)} failed')
 sys.exit(1 if failures else 0)

@@ -11,9 +11,11 @@ an archived trace whose bytes changed.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from typing import Any, Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -180,6 +182,23 @@ with tempfile.TemporaryDirectory() as d:
     check(without_provenance(reports[0]).replace('/a', '/b') ==
           without_provenance(reports[1]).replace('/a', '/b'),
           'scan report: identical apart from its provenance', p)
+
+# An interrupted reproduce says it stopped and leaves a README saying the
+# report is partial (where the public traces are present).
+if where.returncode == 0:
+    with tempfile.TemporaryDirectory() as d:
+        child = subprocess.Popen([dtrcheck, 'reproduce', '--no-lstm', '--no-ablation', '--out', d,
+                                  '-j', '1'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=300)
+        p = subprocess.CompletedProcess(child.args, child.returncode, out, err)
+        readme = os.path.join(d, 'README.md')
+        text = open(readme).read() if os.path.exists(readme) else ''
+        check(child.returncode == 130 and 'dtrcheck reproduce: interrupted' in err
+              and 'PARTIAL REPORT' in text and BEGIN in text and 'Traceback' not in err,
+              'reproduce: Ctrl-C leaves a partial README', p)
 
 # Sweep csv: no overhead for a failed run; the plot's title says what it shows.
 with tempfile.TemporaryDirectory() as d:

@@ -18,6 +18,9 @@
 //   expected       {lo, hi}: {status, overhead, budget} of dtrcheck's runs
 //   dtrcheck       the records of those runs, each with its overhead
 //   oom            pinned-oom: the diagnosis of the run at hi
+//   optimal        the minimum-compute schedule at each budget and the
+//                  heuristic's regret (optimal/regret.h; written by
+//                  `dtrcheck check-finding --optimal --record`), if computed
 //   simrd_status   "confirmed", "not confirmed by simrd", or for a plugin's
 //                  heuristic kReplayConfirmed (a manifest of
 //                  a trace simrd runs differently says "simrd disagrees";
@@ -75,6 +78,7 @@ struct FindingManifest {
   std::vector<ArchivedRun> expected;  // lo (if any) then hi
   Json dtrcheck;                      // array of records with overhead
   Json oom;                           // null unless pinned-oom
+  Json optimal;                       // null unless computed
   std::string simrd_status;
   Json simrd;
   Json operators, instructions, reduction;

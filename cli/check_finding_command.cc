@@ -5,7 +5,10 @@
 #include <iostream>
 
 #include "analysis/archived_finding.h"
+#include "analysis/finding_manifest.h"
 #include "cli/fuzz_commands.h"
+#include "optimal/regret.h"
+#include "sim/parse.h"
 
 namespace dtrcheck {
 
@@ -17,8 +20,24 @@ constexpr int kExitSkipped = 77;
 struct CheckArgs {
   std::vector<std::string> manifests;
   bool simrd = false;
-  bool json = false;  // one JSON object: {"findings": [...], "held", "gone", "skipped"}
+  bool json = false;  // one JSON object: {"findings": [...], "failed", "skipped"}
+  bool optimal = false, record = false;
+  double time_limit = 60;
 };
+
+// The optimum at the finding's budgets (optimal/regret.h): printed, and with
+// --record kept in the manifest's "optimal" block.
+Json ShowOptimum(const ArchivedFinding& f, const CheckArgs& args) {
+  OptimalOptions options;
+  options.time_limit_seconds = args.time_limit;
+  Json optimum = FindingOptimum(ParseTraceFile(f.trace), f.spec, options);
+  if (!args.json) std::cout << "  optimal: " << optimum["verdict"].get<std::string>() << "\n";
+  if (!args.record) return optimum;
+  FindingManifest m = ReadFindingManifest(f.manifest);
+  m.optimal = optimum;
+  WriteFindingManifest(m, f.manifest);
+  return optimum;
+}
 
 int RunCheck(const CheckArgs& args) {
   int failed = 0, skipped = 0;
@@ -39,6 +58,7 @@ int RunCheck(const CheckArgs& args) {
     }
     ArchiveReplay r = args.simrd ? ReplayInSimrd(f) : ReplayInDtrcheck(f);
     if (!args.json) std::cout << DescribeReplay(f, r, who) << "\n";
+    if (args.optimal) j["optimal"] = ShowOptimum(f, args);
     if (!r.available)
       ++skipped;
     else if (!r.holds)
@@ -66,6 +86,12 @@ Action AddCheckFindingCommand(CLI::App& app) {
   cmd->add_flag("--simrd", args->simrd,
                 "replay in simrd instead (exit 77 when simrd is not installed)");
   cmd->add_flag("--json", args->json, "print one JSON object: each finding's verdict");
+  cmd->add_flag("--optimal", args->optimal,
+                "also solve for the minimum-compute schedule at both budgets and print the "
+                "heuristic's regret (dtrcheck optimal)");
+  cmd->add_flag("--record", args->record, "with --optimal: keep it in the manifest");
+  cmd->add_option("--time-limit", args->time_limit, "with --optimal: seconds per solve")
+      ->capture_default_str();
   return {cmd, [args]() { return RunCheck(*args); }};
 }
 

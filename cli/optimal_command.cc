@@ -78,14 +78,13 @@ Action AddOptimalCommand(CLI::App& app) {
                         << "\n";
               if (r.optimum.compute)
                 std::cout << "schedule    "
-                          << (r.check.ok ? "checked: memory within the budget (peak " +
-                                               IntToString(r.check.peak) +
-                                               "), every output resident"
-                                         : "FAILED the check: " + r.check.error)
+                          << (r.check.ok
+                                  ? "checked: memory within the budget (peak " +
+                                        IntToString(r.check.peak) + "), every output resident"
+                                  : "FAILED the check: " + r.check.error)
                           << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
               std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
-                        << r.heuristic.config.runtime << ": "
-                        << StatusName(r.heuristic.status);
+                        << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
               if (r.heuristic.status == Status::kOk)
                 std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
               if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";

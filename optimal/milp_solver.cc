@@ -74,36 +74,57 @@ class Program {
  public:
   // Sizes are divided by size_unit, which divides them all: a sum of sizes
   // is at most B - F exactly when the sum of units is at most floor((B - F) / unit).
-  Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit)
+  Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit, bool tie_break)
       : p_(p), n_(static_cast<int>(p.nodes.size())), users_(p.Users()) {
     const int units = static_cast<int>(p.units.size());
+    // Among schedules of equal cost, prefer fewer computations (a free
+    // operator is otherwise recomputed at random): each cost is scaled by
+    // one more than the number of R columns and each computation adds 1,
+    // when the scaled costs stay exact in a double.
+    Int total = 0;
+    for (const RematNode& node : p.nodes) total += node.cost / cost_unit;
+    const Int computations = Int(n_ + 1) * (n_ + 2) / 2;
+    if (tie_break && (total + 1) * (computations + 1) < (Int(1) << 52))
+      tie_break_ = computations + 1;
+    computations_ = IntToDouble(computations);
+    // Only what may matter gets a column: a unit is kept into stage t, and a
+    // node recomputed in it, only if the unit (one of the node's) can still
+    // be needed: by node t or a later one, as an output, or to recompute
+    // such a unit (Needed). Other schedules only cost more or use more memory.
+    const std::vector<std::vector<bool>> need = Needed();
     for (int t = 0; t <= n_; ++t)
-      for (int k = 0; k <= std::min(t, n_ - 1); ++k)
-        r_[{t, k}] = Column(Cost(k, cost_unit), t == k ? 1 : 0, 1);
+      for (int k = 0; k <= std::min(t, n_ - 1); ++k) {
+        bool useful = k == t;
+        for (int u : p.nodes[k].units) useful = useful || need[t][u];
+        if (useful) r_[{t, k}] = Column(Cost(k, cost_unit), t == k ? 1 : 0, 1);
+      }
     for (int t = 1; t <= n_ + 1; ++t)
       for (int u = 0; u < units; ++u)
-        if (Producer(u) < t) s_[{t, u}] = Column(0, 0, 1);
+        if (Producer(u) < t && need[t][u]) s_[{t, u}] = Column(0, 0, 1);
     for (int t = 0; t <= n_; ++t)
       for (int u = 0; u < units; ++u)
-        if (Producer(u) <= t && p.units[u].size > 0) a_[{t, u}] = Column(0, 0, 1);
+        if (Producer(u) <= t && p.units[u].size > 0 && R(t, Producer(u)) >= 0)
+          a_[{t, u}] = Column(0, 0, 1);
     for (int t = 0; t <= n_; ++t)
       for (int k = 0; k <= std::min(t, n_ - 1); ++k)
-        for (int u : Freeable(k)) free_[{t, u, k}] = Column(0, 0, 1);
+        if (R(t, k) >= 0)
+          for (int u : Freeable(k)) free_[{t, u, k}] = Column(0, 0, 1);
     for (int o : p.outputs) col_lo_[S(n_ + 1, o)] = 1;
 
     for (int t = 0; t <= n_; ++t) {
       const int last = std::min(t, n_ - 1);  // the last node stage t may compute
       const Int constants = t < n_ ? p.nodes[t].resident_before : p.fixed_at_end;
       for (int k = 0; k <= last; ++k)
-        for (int u : p.nodes[k].deps)
-          Row({{R(t, k), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
+        if (R(t, k) >= 0)
+          for (int u : p.nodes[k].deps)
+            Row({{R(t, k), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
       for (int u = 0; u < units; ++u) {
         if (Producer(u) > t) continue;
-        Row({{S(t + 1, u), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
+        if (S(t + 1, u) >= 0) Row({{S(t + 1, u), 1}, {R(t, Producer(u)), -1}, {S(t, u), -1}}, 0);
         if (A(t, u) >= 0) Row({{R(t, Producer(u)), 1}, {S(t, u), -1}, {A(t, u), -1}}, 0);
       }
       for (int k = 0; k <= last; ++k)
-        for (int u : Freeable(k)) {
+        for (int u : R(t, k) >= 0 ? Freeable(k) : std::vector<int>{}) {
           int f = free_.at({t, u, k});
           Row({{f, 1}, {R(t, k), -1}}, 0);
           Row({{f, 1}, {S(t + 1, u), 1}}, 1);
@@ -111,6 +132,7 @@ class Program {
             if (j > k && j <= last) Row({{f, 1}, {R(t, j), 1}}, 1);
         }
       for (int k = 0; k <= last; ++k) {
+        if (R(t, k) < 0) continue;
         std::vector<std::pair<int, double>> terms;
         bool allocates = false;
         for (int u = 0; u < units; ++u) terms.push_back({S(t, u), Size(u, size_unit)});
@@ -121,20 +143,24 @@ class Program {
           }
         if (!allocates) continue;  // memory only falls after a node that allocates nothing
         for (int j = 0; j < k; ++j)
-          for (int u : Freeable(j)) terms.push_back({free_.at({t, u, j}), -Size(u, size_unit)});
+          if (R(t, j) >= 0)
+            for (int u : Freeable(j)) terms.push_back({free_.at({t, u, j}), -Size(u, size_unit)});
         Row(terms, IntToDouble((budget - constants) / size_unit));
       }
     }
     for (int t = 1; t <= n_ + 1; ++t)
       for (int v = 0; v < units; ++v)
-        if (p.units[v].base >= 0 && Producer(v) < t)
+        if (p.units[v].base >= 0 && S(t, v) >= 0)
           Row({{S(t, v), 1}, {S(t, p.units[v].base), -1}}, 0);
     std::vector<std::pair<int, double>> end;  // the kept units beside every constant
     for (int u = 0; u < units; ++u) end.push_back({S(n_ + 1, u), Size(u, size_unit)});
     Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
   }
 
-  int R(int t, int k) const { return r_.at({t, k}); }
+  int R(int t, int k) const {
+    auto it = r_.find({t, k});
+    return it == r_.end() ? -1 : it->second;
+  }
   int S(int t, int u) const {
     auto it = s_.find({t, u});
     return it == s_.end() ? -1 : it->second;
@@ -144,6 +170,11 @@ class Program {
     return it == a_.end() ? -1 : it->second;
   }
   size_t Columns() const { return obj_.size(); }
+  // A bound on the objective as a bound on the cost, in cost units.
+  double CostBound(double objective) const {
+    if (tie_break_ == 1) return objective;
+    return std::max(0.0, (objective - computations_) / IntToDouble(tie_break_));
+  }
   size_t Rows() const { return row_ub_.size(); }
 
   void Load(OsiClpSolverInterface* solver) const {
@@ -193,6 +224,25 @@ class Program {
     bool operator<(const Key& o) const { return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c; }
   };
   int Producer(int u) const { return p_.units[u].node; }
+  // need[t][u]: unit u may be needed in stage t or later (t <= n + 1): it
+  // is a dependency of node t or a later node, or an output, or a
+  // dependency of the node of such a unit (which may be recomputed).
+  std::vector<std::vector<bool>> Needed() const {
+    const size_t units = p_.units.size();
+    std::vector<std::vector<bool>> need(n_ + 2, std::vector<bool>(units, false));
+    std::vector<bool> base(units, false);
+    for (int o : p_.outputs) base[o] = true;
+    for (int t = n_ + 1; t >= 0; --t) {
+      if (t < n_)
+        for (int u : p_.nodes[t].deps) base[u] = true;
+      std::vector<bool> closure = base;
+      for (int u = static_cast<int>(units) - 1; u >= 0; --u)  // producers come first
+        if (closure[u])
+          for (int d : p_.nodes[Producer(u)].deps) closure[d] = true;
+      need[t] = closure;
+    }
+    return need;
+  }
   std::vector<int> Freeable(int k) const {  // k's dependencies and units, of non-zero size
     std::set<int> out;
     for (int u : p_.nodes[k].deps)
@@ -201,7 +251,9 @@ class Program {
       if (p_.units[u].size > 0) out.insert(u);
     return std::vector<int>(out.begin(), out.end());
   }
-  double Cost(int k, Int unit) const { return IntToDouble(p_.nodes[k].cost / unit); }
+  double Cost(int k, Int unit) const {
+    return IntToDouble(p_.nodes[k].cost / unit * tie_break_ + (tie_break_ > 1 ? 1 : 0));
+  }
   double Size(int u, Int unit) const { return IntToDouble(p_.units[u].size / unit); }
   int Column(double cost, double lo, double up) {
     obj_.push_back(cost);
@@ -222,6 +274,8 @@ class Program {
 
   const RematProblem& p_;
   int n_;
+  Int tie_break_ = 1;  // see the constructor
+  double computations_ = 0;
   std::vector<std::vector<int>> users_;
   std::map<Key, int> r_, s_, a_, free_;
   std::vector<double> obj_, col_lo_, col_up_, row_ub_;
@@ -263,12 +317,13 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     result.compute = 0;
     return finish();
   }
-  Program program(p, budget, size_unit, cost_unit);
+  Program relaxed(p, budget, size_unit, cost_unit, /*tie_break=*/false);
+  Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
   result.variables = program.Columns();
   result.constraints = program.Rows();
 
   OsiClpSolverInterface lp;
-  program.Load(&lp);
+  relaxed.Load(&lp);
   lp.messageHandler()->setLogLevel(0);
   for (size_t c = 0; c < program.Columns(); ++c) lp.setContinuous(static_cast<int>(c));
   lp.initialSolve();
@@ -292,7 +347,8 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
       "-ratioGap",        "0",    "-solve", "-quit"};
   CbcMain1(
       static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
-  result.best_bound = std::max(result.lp_bound, model.getBestPossibleObjValue() * unit);
+  result.best_bound =
+      std::max(result.lp_bound, program.CostBound(model.getBestPossibleObjValue()) * unit);
   const double* x = model.bestSolution();
   if (model.isProvenInfeasible() && !x) {
     result.status = OptimalStatus::kInfeasible;

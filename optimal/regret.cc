@@ -65,4 +65,36 @@ std::string DescribeOptimum(const Regret& r) {
   return s.str();
 }
 
+Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptions& options) {
+  const Baseline baseline = RunBaseline(g, spec.config.baseline_runtime);
+  const RematProblem p = MakeRematProblem(g);
+  Json out = Json::object();
+  std::vector<Regret> at;
+  if (spec.lo)
+    at.push_back(RegretAt(g, p, spec.config, baseline, spec.lo->Resolve(baseline), options));
+  at.push_back(RegretAt(g, p, spec.config, baseline, spec.hi.Resolve(baseline), options));
+  if (spec.lo) out["lo"] = RegretToJson(at.front());
+  out["hi"] = RegretToJson(at.back());
+  const Regret& hi = at.back();
+  const bool failing_end =
+      spec.property == TraceProperty::kInversion || spec.property == TraceProperty::kPinnedOom;
+  const bool proven_schedule = hi.optimum.status == OptimalStatus::kOptimal ||
+                               (hi.optimum.status == OptimalStatus::kFeasible && hi.check.ok);
+  out["proven_defect"] = failing_end && hi.heuristic.status != Status::kOk && proven_schedule;
+  std::ostringstream verdict;
+  for (size_t i = 0; i < at.size(); ++i) {
+    const Regret& r = at[i];
+    if (i) verdict << "; ";
+    verdict << (at.size() == 2 && i == 0 ? "lo: " : "hi: ") << "optimum " << DescribeOptimum(r)
+            << ", " << r.heuristic.config.heuristic << " " << StatusName(r.heuristic.status);
+    if (r.heuristic.status == Status::kOk)
+      verdict << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
+    if (r.regret) verdict << " (regret " << Fixed(*r.regret, 3) << "x)";
+  }
+  if (out["proven_defect"].get<bool>())
+    verdict << ": a proven heuristic defect (a schedule fits the budget the heuristic fails at)";
+  out["verdict"] = verdict.str();
+  return out;
+}
+
 }  // namespace dtrcheck

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "analysis/reduce_property.h"
 #include "io/record.h"
 #include "optimal/milp_solver.h"
 #include "optimal/remat_problem.h"
@@ -18,8 +19,8 @@ namespace dtrcheck {
 struct Regret {
   Int budget = 0;
   OptimalResult optimum;
-  Schedule schedule;    // the optimum's, in operator terms
-  ScheduleCheck check;  // of that schedule (ok is false when there is none)
+  Schedule schedule;                       // the optimum's, in operator terms
+  ScheduleCheck check;                     // of that schedule (ok is false when there is none)
   std::optional<double> optimum_overhead;  // total compute / baseline compute
   RunRecord heuristic;                     // the configuration's run at the budget
   // The heuristic's overhead minus the optimum's, when the heuristic is ok
@@ -37,6 +38,14 @@ Json RegretToJson(const Regret& r);
 
 // "optimal 1.083x" / "infeasible" / "feasible 1.1x (not proven)" / "not proven".
 std::string DescribeOptimum(const Regret& r);
+
+// The optimum at each budget of a reduced counterexample (lo, if any, then
+// hi) beside the heuristic's runs, as the manifest's "optimal" block
+// (analysis/finding_manifest.h):
+//   {"lo": RegretToJson, "hi": ..., "proven_defect": bool, "verdict": text}
+// An inversion or pinned-frontier oom whose failing budget has a proven
+// schedule is a proven heuristic defect: memory was not the obstacle.
+Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptions& options = {});
 
 }  // namespace dtrcheck
 

@@ -5,9 +5,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 
 #include "analysis/parallel_for.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "io/record.h"
 #include "traces/locate.h"
 
@@ -118,11 +120,18 @@ Action AddReplayCommand(CLI::App& app) {
                 baselines.emplace(key, RunBaseline(graphs.at(c.trace), key.second));
             }
             std::vector<std::string> results(cases.size());
-            ParallelFor(cases.size(), *jobs, [&](size_t i) {
-              const Case& c = cases[i];
-              auto key = std::make_pair(c.trace, c.run.baseline_runtime);
-              results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
-            });
+            {
+              ProgressBar bar("replay", cases.size());  // drawn on a terminal only
+              std::mutex bar_mutex;
+              size_t done = 0;
+              ParallelFor(cases.size(), *jobs, [&](size_t i) {
+                const Case& c = cases[i];
+                auto key = std::make_pair(c.trace, c.run.baseline_runtime);
+                results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
+                std::lock_guard<std::mutex> lock(bar_mutex);
+                bar.Update(++done);
+              });
+            }
             size_t failed = 0;
             Json failures = Json::array();
             for (size_t i = 0; i < cases.size(); ++i) {

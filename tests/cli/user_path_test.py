@@ -115,7 +115,6 @@ with tempfile.TemporaryDirectory() as d:
           'check-finding reports an edited trace', p)
 
 
-
 def json_out(p: 'subprocess.CompletedProcess[str]') -> Dict[str, Any]:
     try:
         result: Dict[str, Any] = json.loads(p.stdout)
@@ -184,10 +183,11 @@ with tempfile.TemporaryDirectory() as d:
           'scan report: identical apart from its provenance', p)
 
 # An interrupted reproduce says it stopped and leaves a README saying the
-# report is partial (where the public traces are present).
+# report is partial (where the public traces are present; the LSTM part is long
+# enough to be interrupted on any machine).
 if where.returncode == 0:
     with tempfile.TemporaryDirectory() as d:
-        child = subprocess.Popen([dtrcheck, 'reproduce', '--no-lstm', '--no-ablation', '--out', d,
+        child = subprocess.Popen([dtrcheck, 'reproduce', '--no-ablation', '--out', d,
                                   '-j', '1'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True)
         time.sleep(1.0)
@@ -199,6 +199,24 @@ if where.returncode == 0:
         check(child.returncode == 130 and 'dtrcheck reproduce: interrupted' in err
               and 'PARTIAL REPORT' in text and BEGIN in text and 'Traceback' not in err,
               'reproduce: Ctrl-C leaves a partial README', p)
+
+# Ctrl-C under diff (sent to the process group, as a terminal does): no
+# Python traceback from the oracle.
+if where.returncode == 0:
+    child = subprocess.Popen([dtrcheck, 'diff', 'lstm', '--ratio', '0.265'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    time.sleep(2.0)
+    finished_early = child.poll() is not None
+    if not finished_early:
+        os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    p = subprocess.CompletedProcess(child.args, child.returncode, out, err)
+    if finished_early:
+        print('skip diff Ctrl-C: it finished within 2 s (exit %d)' % child.returncode)
+    else:
+        check('Traceback' not in err and 'KeyboardInterrupt' not in err,
+              'diff: Ctrl-C gives no Python traceback', p)
 
 # Sweep csv: no overhead for a failed run; the plot's title says what it shows.
 with tempfile.TemporaryDirectory() as d:

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/trace_argument.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
 #include "sim/plugin_heuristic.h"
@@ -23,9 +24,7 @@ Int ParseIntOption(const std::string& text, const std::string& option, bool non_
 }  // namespace
 
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
-  cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  cmd->add_option("TRACE", o->trace, TraceArgumentHelp())->required()->transform(TraceArgument());
   std::string runtimes, heuristics;
   for (const auto& n : RuntimeNames()) runtimes += " " + n;
   for (const auto& n : HeuristicNames()) heuristics += " " + n;

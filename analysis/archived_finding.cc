@@ -9,6 +9,7 @@
 #include "io/record.h"
 #include "oracle/simrd_client.h"
 #include "sim/parse.h"
+#include "traces/locate.h"
 
 namespace dtrcheck {
 
@@ -48,9 +49,18 @@ ArchivedFinding ReadArchivedFinding(const std::string& path) {
   f.trace = (fs::path(manifest_path).parent_path() / m.trace).string();
   f.id = m.id;
   f.kind = m.kind;
+  f.trace_sha256 = m.trace_sha256;
   f.spec = m.spec;
   f.expected = m.expected;
   return f;
+}
+
+std::string CheckArchivedTraceIntegrity(const ArchivedFinding& f) {
+  if (f.trace_sha256.empty()) return "";
+  const std::string actual = Sha256OfFile(f.trace);
+  if (actual == f.trace_sha256) return "";
+  return f.trace + ": SHA-256 differs from the manifest's trace_sha256: expected " +
+         f.trace_sha256 + ", found " + actual + " (the archived trace was changed)";
 }
 
 ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f) {

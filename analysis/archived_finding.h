@@ -24,6 +24,7 @@ namespace dtrcheck {
 struct ArchivedFinding {
   std::string manifest, trace;  // paths
   std::string id, kind;
+  std::string trace_sha256;           // as archived; "" in manifests older than the field
   PropertySpec spec;                  // budgets as archived (ratios of the trace's peak)
   std::vector<ArchivedRun> expected;  // lo (if any) then hi
 };
@@ -38,6 +39,11 @@ struct ArchiveReplay {
   std::vector<ArchivedRun> got;  // lo (if any) then hi
   std::string detail;            // the check's summary, or why it could not run
 };
+
+// "" when the trace's bytes are the archived ones; otherwise what changed
+// ("<trace>: SHA-256 differs from the manifest's: expected X, found Y"). A
+// replay of changed bytes would judge another trace than the one archived.
+std::string CheckArchivedTraceIntegrity(const ArchivedFinding& f);
 
 // Replays the finding in dtrcheck.
 ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f);

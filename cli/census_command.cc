@@ -12,6 +12,7 @@
 #include "analysis/census.h"
 #include "cli/census_command.h"
 #include "cli/grid_options.h"
+#include "cli/provenance.h"
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
 #include "sim/parse.h"
@@ -44,6 +45,7 @@ void WriteText(const std::string& path, const std::string& text) {
 
 int RunCensus(const CensusOptions& o) {
   std::vector<CensusRow> rows;
+  std::vector<std::string> traces;  // for the provenance
   const int jobs = EffectiveJobs(o.grid);
   for (const std::string& input : o.inputs) {
     const size_t eq = input.find('=');
@@ -55,6 +57,7 @@ int RunCensus(const CensusOptions& o) {
     const std::vector<RunRecord> records = MergeSweepRecords(files);
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
     const Graph graph = ParseTraceFile(trace);
+    traces.push_back(trace);
     // One policy per heuristic and seed, in the records' order.
     std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
     std::map<std::string, size_t> at;
@@ -96,7 +99,9 @@ int RunCensus(const CensusOptions& o) {
   std::vector<CensusRow> all = rows;
   for (const CensusRow& t : CensusTotals(rows)) all.push_back(t);
   if (!o.csv.empty()) WriteText(o.csv, CensusCsv(all));
-  WriteText(o.markdown, CensusMarkdown(all));
+  // A report file says how to reproduce it; the table on stdout stays bare.
+  WriteText(o.markdown,
+            CensusMarkdown(all) + (o.markdown.empty() ? "" : "\n" + ProvenanceMarkdown(traces)));
   return 0;
 }
 

@@ -21,35 +21,56 @@ constexpr int kExitSkipped = 77;
 struct CheckArgs {
   std::vector<std::string> manifests;
   bool simrd = false;
+  bool json = false;  // one JSON object: {"findings": [...], "failed", "skipped"}
   bool optimal = false, record = false;
   double time_limit = 60;
 };
 
 // The optimum at the finding's budgets (optimal/regret.h): printed, and with
 // --record kept in the manifest's "optimal" block.
-void ShowOptimum(const ArchivedFinding& f, const CheckArgs& args) {
+Json ShowOptimum(const ArchivedFinding& f, const CheckArgs& args) {
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit;
   Json optimum = FindingOptimum(ParseTraceFile(f.trace), f.spec, options);
-  std::cout << "  optimal: " << optimum["verdict"].get<std::string>() << "\n";
-  if (!args.record) return;
+  if (!args.json) std::cout << "  optimal: " << optimum["verdict"].get<std::string>() << "\n";
+  if (!args.record) return optimum;
   FindingManifest m = ReadFindingManifest(f.manifest);
   m.optimal = optimum;
   WriteFindingManifest(m, f.manifest);
+  return optimum;
 }
 
 int RunCheck(const CheckArgs& args) {
   int failed = 0, skipped = 0;
+  Json findings = Json::array();
+  const std::string who = args.simrd ? "simrd" : "dtrcheck";
   for (const auto& path : args.manifests) {
     ArchivedFinding f = ReadArchivedFinding(path);
+    Json j = {{"manifest", f.manifest}, {"kind", f.kind}, {"id", f.id}, {"replayed_in", who}};
+    // The bytes first: a replay of an edited trace would judge another trace.
+    if (std::string changed = CheckArchivedTraceIntegrity(f); !changed.empty()) {
+      ++failed;
+      j["verdict"] = "trace-changed";
+      j["detail"] = changed;
+      if (!args.json)
+        std::cout << f.kind << " " << f.manifest << ": NOT REPLAYED, " << changed << "\n";
+      findings.push_back(j);
+      continue;
+    }
     ArchiveReplay r = args.simrd ? ReplayInSimrd(f) : ReplayInDtrcheck(f);
-    std::cout << DescribeReplay(f, r, args.simrd ? "simrd" : "dtrcheck") << "\n";
-    if (args.optimal) ShowOptimum(f, args);
+    if (!args.json) std::cout << DescribeReplay(f, r, who) << "\n";
+    if (args.optimal) j["optimal"] = ShowOptimum(f, args);
     if (!r.available)
       ++skipped;
     else if (!r.holds)
       ++failed;
+    j["verdict"] = !r.available ? "skipped" : r.holds ? "holds" : "gone";
+    j["detail"] = r.detail;
+    findings.push_back(j);
   }
+  if (args.json)
+    std::cout << Json{{"findings", findings}, {"failed", failed}, {"skipped", skipped}}.dump(2)
+              << "\n";
   if (failed) return 1;
   return skipped ? kExitSkipped : 0;
 }
@@ -65,6 +86,7 @@ Action AddCheckFindingCommand(CLI::App& app) {
       ->required();
   cmd->add_flag("--simrd", args->simrd,
                 "replay in simrd instead (exit 77 when simrd is not installed)");
+  cmd->add_flag("--json", args->json, "print one JSON object: each finding's verdict");
   cmd->add_flag("--optimal", args->optimal,
                 "also solve for the minimum-compute schedule at both budgets and print the "
                 "heuristic's regret (dtrcheck optimal)");

@@ -41,6 +41,48 @@ std::string CostOf(const std::map<TensorId, double>& costs, TensorId root) {
   return it == costs.end() ? "not evaluated" : Json(it->second).dump();
 }
 
+// An error of diff's own, in main's style (text, or JSON with --json).
+int DiffError(bool json, const std::string& message, int code) {
+  if (json)
+    std::cerr << Json{{"error", message}, {"command", "diff"}}.dump() << "\n";
+  else
+    std::cerr << "dtrcheck diff: " << message << "\n";
+  return code;
+}
+
+// The text form of diff's verdict (--json prints `v` itself).
+void PrintDiff(const Json& v) {
+  if (v["verdict"] == "identical") {
+    std::cout << "identical: " << v["evictions"]["simrd"] << " evictions, status "
+              << v["status"].get<std::string>() << ", clock " << v["clock"] << "\n";
+    return;
+  }
+  if (v.contains("first_divergent_eviction")) {
+    const Json& d = v["first_divergent_eviction"];
+    std::cout << "first divergent eviction: #" << d["index"] << "\n";
+    if (d.contains("simrd")) {
+      std::cout << "  simrd    evicted storage " << d["simrd"]["storage"] << " at clock "
+                << d["simrd"]["clock"].get<std::string>() << "\n"
+                << "  dtrcheck evicted storage " << d["dtrcheck"]["storage"] << " at clock "
+                << d["dtrcheck"]["clock"].get<std::string>() << "\n";
+      for (const auto& c : d["costs"])
+        std::cout << "  cost of storage " << c["storage"] << ": simrd "
+                  << c["simrd"].get<std::string>() << ", dtrcheck "
+                  << c["dtrcheck"].get<std::string>() << "\n";
+    } else {
+      std::cout << "  one stream is a prefix of the other: simrd " << v["evictions"]["simrd"]
+                << " evictions, dtrcheck " << v["evictions"]["dtrcheck"] << "\n";
+    }
+  }
+  for (const auto& f : v["fields"]) {
+    std::string a = f["simrd"], b = f["dtrcheck"];
+    if (a.size() > 100) a = a.substr(0, 100) + "...";
+    if (b.size() > 100) b = b.substr(0, 100) + "...";
+    std::cout << "field " << f["field"].get<std::string>() << ": simrd " << a << ", dtrcheck " << b
+              << "\n";
+  }
+}
+
 }  // namespace
 
 Action AddDiffCommand(CLI::App& app) {
@@ -48,88 +90,88 @@ Action AddDiffCommand(CLI::App& app) {
       "diff", "run simrd and dtrcheck on one configuration and show where they diverge");
   auto opts = std::make_shared<SimulationOptions>();
   auto perturb = std::make_shared<int64_t>(-1);
+  auto json = std::make_shared<bool>(false);
   AddSimulationOptions(cmd, opts.get());
   cmd->add_option("--perturb-eviction", *perturb,
                   "testing aid: make dtrcheck evict another storage at this eviction number");
-  return {cmd, [opts, perturb]() -> int {
-            FinishSimulationOptions(opts.get());
-            opts->config.stats = true;
-            opts->config.perturb_eviction = *perturb;
-            Graph graph = ParseTraceFile(opts->trace, opts->parse);
-            std::optional<OracleBatch> oracle;
-            std::optional<Json> simrd;
-            try {
-              oracle.emplace(opts->trace, opts->parse);
-              simrd = AskSimrd(*oracle, opts->config, std::nullopt);
-            } catch (const SimrdUnavailable& e) {
-              std::cerr << "dtrcheck diff: simrd is not available (see oracle/README.md; set "
-                           "SIMRD_DIR):\n"
-                        << e.what() << "\n";
-              return kExitNoOracle;
-            }
-            if (simrd->contains("error") && !simrd->contains("status")) {
-              std::cerr << "dtrcheck diff: simrd refused the configuration: " << (*simrd)["error"]
-                        << "\n";
-              return kExitBadInput;
-            }
-            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-            Recorder ours;
-            Json mine = RecordToJson(Simulate(graph, opts->config, baseline, &ours));
+  cmd->add_flag("--json", *json, "print the verdict as one JSON object");
+  return {
+      cmd, [opts, perturb, json]() -> int {
+        FinishSimulationOptions(opts.get());
+        opts->config.stats = true;
+        opts->config.perturb_eviction = *perturb;
+        Graph graph = ParseTraceFile(opts->trace, opts->parse);
+        std::optional<OracleBatch> oracle;
+        std::optional<Json> simrd;
+        try {
+          oracle.emplace(opts->trace, opts->parse);
+          simrd = AskSimrd(*oracle, opts->config, std::nullopt);
+        } catch (const SimrdUnavailable& e) {
+          return DiffError(*json,
+                           std::string("simrd is not available (see oracle/README.md; set "
+                                       "SIMRD_DIR):\n") +
+                               e.what(),
+                           kExitNoOracle);
+        }
+        if (simrd->contains("error") && !simrd->contains("status"))
+          return DiffError(*json, "simrd refused the configuration: " + (*simrd)["error"].dump(),
+                           kExitBadInput);
+        Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
+        Recorder ours;
+        Json mine = RecordToJson(Simulate(graph, opts->config, baseline, &ours));
 
-            const Json& log = (*simrd)["eviction_log"];
-            size_t n = std::min(log.size(), ours.evictions.size());
-            size_t first = n;
-            for (size_t i = 0; i < n; ++i) {
-              if (log[i][0].dump() != IntToString(ours.evictions[i].first) ||
-                  log[i][1] != ours.evictions[i].second) {
-                first = i;
-                break;
-              }
-            }
-            bool streams_differ = first < n || log.size() != ours.evictions.size();
-            std::vector<std::string> fields = DifferingFields(*simrd, mine, opts->config.heuristic);
-            if (!streams_differ && fields.empty()) {
-              std::cout << "identical: " << log.size() << " evictions, status "
-                        << mine["status"].get<std::string>() << ", clock " << mine["clock"] << "\n";
-              return 0;
-            }
-            if (streams_differ) {
-              std::cout << "first divergent eviction: #" << first << "\n";
-              if (first < n) {
-                // Costs of every candidate at that choice, on both sides.
-                Json at = AskSimrd(*oracle, opts->config, first);
-                std::map<TensorId, double> simrd_costs;
-                bool simrd_has_costs = at.contains("costs_at");
-                if (simrd_has_costs)
-                  for (const auto& c : at["costs_at"]["costs"])
-                    simrd_costs[c[0].get<TensorId>()] = std::stod(c[1].get<std::string>());
-                Recorder again;
-                again.costs_at = static_cast<int64_t>(first);
-                Simulate(graph, opts->config, baseline, &again);
-                TensorId s_root = log[first][1], d_root = ours.evictions[first].second;
-                std::cout << "  simrd    evicted storage " << s_root << " at clock "
-                          << log[first][0].dump() << "\n"
-                          << "  dtrcheck evicted storage " << d_root << " at clock "
-                          << IntToString(ours.evictions[first].first) << "\n";
-                for (TensorId r : {s_root, d_root}) {
-                  std::cout << "  cost of storage " << r << ": simrd "
-                            << (simrd_has_costs ? CostOf(simrd_costs, r) : "n/a") << ", dtrcheck "
-                            << CostOf(again.costs, r) << "\n";
-                }
-              } else {
-                std::cout << "  one stream is a prefix of the other: simrd " << log.size()
-                          << " evictions, dtrcheck " << ours.evictions.size() << "\n";
-              }
-            }
-            for (const auto& f : fields) {
-              std::string a = simrd->contains(f) ? (*simrd)[f].dump() : "(absent)";
-              std::string b = mine.contains(f) ? mine[f].dump() : "(absent)";
-              if (a.size() > 100) a = a.substr(0, 100) + "...";
-              if (b.size() > 100) b = b.substr(0, 100) + "...";
-              std::cout << "field " << f << ": simrd " << a << ", dtrcheck " << b << "\n";
-            }
-            return 1;
-          }};
+        const Json& log = (*simrd)["eviction_log"];
+        size_t n = std::min(log.size(), ours.evictions.size());
+        size_t first = n;
+        for (size_t i = 0; i < n; ++i) {
+          if (log[i][0].dump() != IntToString(ours.evictions[i].first) ||
+              log[i][1] != ours.evictions[i].second) {
+            first = i;
+            break;
+          }
+        }
+        bool streams_differ = first < n || log.size() != ours.evictions.size();
+        std::vector<std::string> fields = DifferingFields(*simrd, mine, opts->config.heuristic);
+        Json v = {{"verdict", !streams_differ && fields.empty() ? "identical" : "divergent"},
+                  {"status", mine["status"]},
+                  {"clock", mine["clock"]},
+                  {"evictions", {{"simrd", log.size()}, {"dtrcheck", ours.evictions.size()}}},
+                  {"fields", Json::array()}};
+        if (streams_differ) {
+          Json d = {{"index", first}};
+          if (first < n) {
+            // Costs of every candidate at that choice, on both sides.
+            Json at = AskSimrd(*oracle, opts->config, first);
+            std::map<TensorId, double> simrd_costs;
+            bool simrd_has_costs = at.contains("costs_at");
+            if (simrd_has_costs)
+              for (const auto& c : at["costs_at"]["costs"])
+                simrd_costs[c[0].get<TensorId>()] = std::stod(c[1].get<std::string>());
+            Recorder again;
+            again.costs_at = static_cast<int64_t>(first);
+            Simulate(graph, opts->config, baseline, &again);
+            TensorId s_root = log[first][1], d_root = ours.evictions[first].second;
+            d["simrd"] = {{"storage", s_root}, {"clock", log[first][0].dump()}};
+            d["dtrcheck"] = {{"storage", d_root},
+                             {"clock", IntToString(ours.evictions[first].first)}};
+            d["costs"] = Json::array();
+            for (TensorId r : {s_root, d_root})
+              d["costs"].push_back({{"storage", r},
+                                    {"simrd", simrd_has_costs ? CostOf(simrd_costs, r) : "n/a"},
+                                    {"dtrcheck", CostOf(again.costs, r)}});
+          }
+          v["first_divergent_eviction"] = d;
+        }
+        for (const auto& f : fields)
+          v["fields"].push_back({{"field", f},
+                                 {"simrd", simrd->contains(f) ? (*simrd)[f].dump() : "(absent)"},
+                                 {"dtrcheck", mine.contains(f) ? mine[f].dump() : "(absent)"}});
+        if (*json)
+          std::cout << v.dump(2) << "\n";
+        else
+          PrintDiff(v);
+        return v["verdict"] == "identical" ? 0 : 1;
+      }};
 }
 
 }  // namespace dtrcheck

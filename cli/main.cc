@@ -1,5 +1,11 @@
 // dtrcheck: differential and property-based verification of DTR eviction
 // policies against simrd.
+//
+// Every error goes out here, in one style: "dtrcheck COMMAND: what" (or
+// "dtrcheck: what" before a command is known) on stderr, naming file and line
+// when there is one; with --json, one JSON object {"error", "command",
+// "file", "line"} on stderr instead, and stdout stays empty.
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 
@@ -7,15 +13,55 @@
 #include "cli/commands.h"
 #include "cli/fuzz_commands.h"
 #include "cli/plugin_option.h"
+#include "cli/provenance.h"
+#include "cli/suggest.h"
 #include "cli/sweep_commands.h"
 #include "cli/trace_commands.h"
+#include "io/json_fields.h"
 #include "sim/parse.h"
 #include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
+namespace {
+
+// How errors are printed: the command they belong to, and text or JSON.
+struct ErrorStyle {
+  std::string command;  // "" before a subcommand is known
+  bool json = false;
+
+  int Report(const std::string& message, const std::string& file = "", long line = 0,
+             int code = dtrcheck::kExitBadInput) const {
+    if (json) {
+      dtrcheck::Json j = {{"error", message}, {"command", command}};
+      if (!file.empty()) j["file"] = file;
+      if (line > 0) j["line"] = line;
+      std::cerr << j.dump() << "\n";
+    } else {
+      std::cerr << "dtrcheck" << (command.empty() ? "" : " " + command) << ": " << message << "\n";
+    }
+    return code;
+  }
+};
+
+// The name of the subcommand being parsed, "" for none.
+std::string ParsedCommand(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->parsed()) return sub->get_name();
+  return "";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  dtrcheck::RecordCommandLine(argc, argv);
+  ErrorStyle style;
+  for (int i = 1; i < argc; ++i) style.json = style.json || std::strcmp(argv[i], "--json") == 0;
+
   CLI::App app{"dtrcheck: a bit-exact C++ simrd, and tools to hunt DTR pathologies"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", dtrcheck::VersionText(),
+                       "print the version, the dtrcheck "
+                       "commit and the simrd commit");
   // Before the subcommands, so that each inherits it (cli/plugin_option.h).
   const auto* plugins = dtrcheck::AddPluginOption(app);
   // Each subcommand lives in cli/<name>_command.cc.
@@ -33,31 +79,38 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : dtrcheck::kExitBadInput;
+    // --help and --version print on stdout and succeed.
+    if (e.get_exit_code() == 0 || dynamic_cast<const CLI::CallForHelp*>(&e) ||
+        dynamic_cast<const CLI::CallForAllHelp*>(&e) ||
+        dynamic_cast<const CLI::CallForVersion*>(&e))
+      return app.exit(e) == 0 ? 0 : dtrcheck::kExitBadInput;
+    style.command = ParsedCommand(app);
+    std::string message = e.what();
+    for (const auto& s : dtrcheck::SuggestionsFor(app, {argv + 1, argv + argc}))
+      message += "\n" + s;
+    if (!style.json)
+      message += "\nrun 'dtrcheck" + (style.command.empty() ? "" : " " + style.command) +
+                 " --help' for usage";
+    return style.Report(message);
   }
+  style.command = ParsedCommand(app);
   try {
     dtrcheck::LoadPlugins(*plugins);
     for (auto& action : actions)
       if (action.command->parsed()) return action.run();
   } catch (const dtrcheck::TraceError& e) {
-    std::cerr << "dtrcheck: " << e.what() << "\n";
-    return dtrcheck::kExitBadInput;
+    return style.Report(e.what(), e.file(), e.line());
   } catch (const std::invalid_argument& e) {
-    std::cerr << "dtrcheck: " << e.what() << "\n";
-    return dtrcheck::kExitBadInput;
+    return style.Report(e.what());
   } catch (const CLI::ValidationError& e) {
-    std::cerr << "dtrcheck: " << e.what() << "\n";
-    return dtrcheck::kExitBadInput;
+    return style.Report(e.what());
   } catch (const dtrcheck::SimrdAssertion& e) {
     // Outside a recorded run (e.g. in the unbounded baseline run): the trace
     // is one that simrd itself cannot replay.
-    std::cerr << "dtrcheck: simrd cannot replay this trace (its assertion fails: " << e.what()
-              << ")\n";
-    return dtrcheck::kExitBadInput;
+    return style.Report(std::string("simrd cannot replay this trace (its assertion fails: ") +
+                        e.what() + ")");
   } catch (const std::exception& e) {
-    std::cerr << "dtrcheck: internal error: " << e.what() << "\n";
-    return 1;
+    return style.Report(std::string("internal error: ") + e.what(), "", 0, 1);
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/number_option.h"
 #include "optimal/regret.h"
+#include "optimal/smallest_budget.h"
 #include "sim/parse.h"
 
 namespace dtrcheck {
@@ -31,76 +32,103 @@ Action AddOptimalCommand(CLI::App& app) {
   cmd->add_option("--schedule", *schedule_path,
                   "write the optimal schedule here (compute/free steps, one a line)");
   cmd->add_flag("--json", *json, "print one JSON object");
-  return {cmd, [=]() -> int {
-            FinishSimulationOptions(opts.get());
-            Graph graph = ParseTraceFile(opts->trace, opts->parse);
-            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-            const Int budget = opts->config.budget
-                                   ? *opts->config.budget
-                                   : BudgetSpec::Ratio(*opts->config.ratio).Resolve(baseline);
-            RematProblem problem = MakeRematProblem(graph);
-            OptimalOptions options;
-            options.time_limit_seconds = *time_limit;
-            Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
-            if (!schedule_path->empty() && r.optimum.compute) {
-              std::ofstream out(*schedule_path);
-              out << ScheduleText(graph, r.schedule,
-                                  "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
-                                      IntToString(budget) + " bytes, total compute " +
-                                      IntToString(*r.optimum.compute) + ", " +
-                                      OptimalStatusName(r.optimum.status));
-              if (!out) throw std::invalid_argument("--schedule: cannot write " + *schedule_path);
-            }
-            const bool checked = !r.optimum.compute || r.check.ok;
-            if (*json) {
-              Json j = RegretToJson(r);
-              j["trace"] = opts->trace;
-              if (opts->config.ratio) j["ratio"] = *opts->config.ratio;
-              j["peak"] = IntJson(baseline.peak);
-              j["baseline_compute"] = IntJson(baseline.compute);
-              j["nodes"] = problem.nodes.size();
-              j["variables"] = r.optimum.variables;
-              j["constraints"] = r.optimum.constraints;
-              j["recomputations"] = r.check.recomputations;
-              std::cout << j.dump() << "\n";
-            } else {
-              std::cout << "optimum     " << DescribeOptimum(r) << "\n"
-                        << "budget      " << IntToString(budget) << " bytes";
-              if (opts->config.ratio)
-                std::cout << " (ratio " << *opts->config.ratio << " of peak "
-                          << IntToString(baseline.peak) << ")";
-              std::cout << "\n";
-              if (r.optimum.compute)
-                std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
-                          << IntToString(baseline.compute) << "), " << r.check.recomputations
-                          << " recomputations\n";
-              std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
-                        << " (LP relaxation); solver's bound " << Fixed(r.optimum.best_bound, 0)
-                        << "\n";
-              if (r.optimum.compute)
-                std::cout << "schedule    "
-                          << (r.check.ok
-                                  ? "checked: memory within the budget (peak " +
-                                        IntToString(r.check.peak) + "), every output resident"
-                                  : "FAILED the check: " + r.check.error)
-                          << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
-              std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
-                        << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
-              if (r.heuristic.status == Status::kOk)
-                std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
-              if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
-              std::cout << "\n"
-                        << "solver      CBC, " << problem.nodes.size() << " operators, "
-                        << r.optimum.variables << " variables, " << r.optimum.constraints
-                        << " constraints, " << Fixed(r.optimum.seconds, 2) << " s\n";
-            }
-            if (!checked) {
-              std::cerr << "dtrcheck optimal: the schedule fails the independent check: "
-                        << r.check.error << "\n";
-              return 1;
-            }
-            return 0;
-          }};
+  auto smallest = std::make_shared<bool>(false);
+  cmd->add_flag("--smallest-budget", *smallest,
+                "also find the smallest budget at which any schedule fits, by bisection to the "
+                "byte up to this budget (or up to every storage resident at once if it is "
+                "infeasible); each step is one solve");
+  return {
+      cmd, [=]() -> int {
+        FinishSimulationOptions(opts.get());
+        Graph graph = ParseTraceFile(opts->trace, opts->parse);
+        Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
+        const Int budget = opts->config.budget
+                               ? *opts->config.budget
+                               : BudgetSpec::Ratio(*opts->config.ratio).Resolve(baseline);
+        RematProblem problem = MakeRematProblem(graph);
+        OptimalOptions options;
+        options.time_limit_seconds = *time_limit;
+        Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
+        if (!schedule_path->empty() && r.optimum.compute) {
+          std::ofstream out(*schedule_path);
+          out << ScheduleText(graph, r.schedule,
+                              "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
+                                  IntToString(budget) + " bytes, total compute " +
+                                  IntToString(*r.optimum.compute) + ", " +
+                                  OptimalStatusName(r.optimum.status));
+          if (!out) throw std::invalid_argument("--schedule: cannot write " + *schedule_path);
+        }
+        const bool checked = !r.optimum.compute || r.check.ok;
+        std::optional<SmallestBudget> least;
+        if (*smallest) {
+          Int everything = problem.fixed_at_end;
+          for (const RematUnit& u : problem.units) everything += u.size;
+          least = SmallestFeasibleBudget(problem, r.optimum.compute ? budget : everything, options);
+        }
+        if (*json) {
+          Json j = RegretToJson(r);
+          j["trace"] = opts->trace;
+          if (opts->config.ratio) j["ratio"] = *opts->config.ratio;
+          j["peak"] = IntJson(baseline.peak);
+          j["baseline_compute"] = IntJson(baseline.compute);
+          j["nodes"] = problem.nodes.size();
+          j["variables"] = r.optimum.variables;
+          j["constraints"] = r.optimum.constraints;
+          j["recomputations"] = r.check.recomputations;
+          if (least)
+            j["smallest_budget"] = {
+                {"budget", least->budget ? IntJson(*least->budget) : Json()},
+                {"ratio", least->budget ? Json(TrueDivide(*least->budget, baseline.peak)) : Json()},
+                {"solves", least->solves},
+                {"seconds", least->seconds}};
+          std::cout << j.dump() << "\n";
+        } else {
+          std::cout << "optimum     " << DescribeOptimum(r) << "\n"
+                    << "budget      " << IntToString(budget) << " bytes";
+          if (opts->config.ratio)
+            std::cout << " (ratio " << *opts->config.ratio << " of peak "
+                      << IntToString(baseline.peak) << ")";
+          std::cout << "\n";
+          if (r.optimum.compute)
+            std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
+                      << IntToString(baseline.compute) << "), " << r.check.recomputations
+                      << " recomputations\n";
+          std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
+                    << " (LP relaxation); solver's bound " << Fixed(r.optimum.best_bound, 0)
+                    << "\n";
+          if (r.optimum.compute)
+            std::cout << "schedule    "
+                      << (r.check.ok ? "checked: memory within the budget (peak " +
+                                           IntToString(r.check.peak) + "), every output resident"
+                                     : "FAILED the check: " + r.check.error)
+                      << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
+          std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
+                    << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
+          if (r.heuristic.status == Status::kOk)
+            std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
+          if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
+          std::cout << "\n"
+                    << "solver      CBC, " << problem.nodes.size() << " operators, "
+                    << r.optimum.variables << " variables, " << r.optimum.constraints
+                    << " constraints, " << Fixed(r.optimum.seconds, 2) << " s\n";
+          if (least) {
+            std::cout << "smallest    ";
+            if (least->budget)
+              std::cout << IntToString(*least->budget) << " bytes (ratio "
+                        << Fixed(TrueDivide(*least->budget, baseline.peak), 4)
+                        << " of peak): one byte less and no schedule fits";
+            else
+              std::cout << "not found (a solve was not proven within the time limit)";
+            std::cout << ", " << least->solves << " solves, " << Fixed(least->seconds, 2) << " s\n";
+          }
+        }
+        if (!checked) {
+          std::cerr << "dtrcheck optimal: the schedule fails the independent check: "
+                    << r.check.error << "\n";
+          return 1;
+        }
+        return 0;
+      }};
 }
 
 }  // namespace dtrcheck

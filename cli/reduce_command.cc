@@ -22,6 +22,7 @@
 #include "analysis/simrd_confirm.h"
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
+#include "cli/trace_argument.h"
 #include "cli/trace_commands.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
@@ -42,6 +43,7 @@ struct ReduceArgs {
   double factor = 2.0;
   std::string failure = "same";  // inversion: oom, thrashed, same or any
   bool no_oracle = false;
+  bool json = false;  // the manifest on stdout
 };
 
 std::string CommandLine(const ReduceArgs& a) {
@@ -112,7 +114,7 @@ int RunReduce(ReduceArgs args) {
     std::filesystem::remove(f);
   }
 
-  std::string path = ResolveTraceArgument(args.trace);
+  const std::string& path = args.trace;  // resolved by TraceArgument()
   TraceLog original = ReadTraceLogFile(path);
   if (std::string why = CheckBindings(original); !why.empty())
     throw TraceError(path, 0, "not reducible: " + why);
@@ -127,8 +129,8 @@ int RunReduce(ReduceArgs args) {
   }
   PropertyCheck before = CheckTraceProperty(graph, spec);
   if (!before.holds) {
-    std::cerr << "dtrcheck: the " << args.property << " property does not hold on " << path << ": "
-              << before.summary << "\n";
+    std::cerr << "dtrcheck reduce: the " << args.property << " property does not hold on " << path
+              << ": " << before.summary << "\n";
     return 1;
   }
 
@@ -197,6 +199,7 @@ int RunReduce(ReduceArgs args) {
     std::cerr << "reduce: simrd " << (simrd.confirmed ? "confirms" : "does NOT confirm")
               << " the reduced trace" << (simrd.error.empty() ? "" : ": " + simrd.error) << "\n";
   std::cerr << "reduce: wrote " << args.out << " and " << manifest_path << "\n";
+  if (args.json) std::cout << ManifestToJson(manifest).dump(2) << "\n";
   if (result.cancelled) return kExitInterrupted;
   if (!after.holds) return 1;
   return 0;
@@ -208,9 +211,9 @@ Action AddReduceCommand(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("reduce", "shrink a trace to a 1-minimal one that keeps a pathology");
   auto args = std::make_shared<ReduceArgs>();
-  cmd->add_option("TRACE", args->trace,
-                  "simrd log, or a public or captured trace name (dtrcheck traces)")
-      ->required();
+  cmd->add_option("TRACE", args->trace, TraceArgumentHelp())
+      ->required()
+      ->transform(TraceArgument());
   cmd->add_option("--property", args->property,
                   "inversion | cliff | pinned-oom | overhead-rise (formerly overhead)")
       ->required()
@@ -255,6 +258,7 @@ Action AddReduceCommand(CLI::App& app) {
   ol->excludes(rl);
   cmd->add_option("--seed", args->sim.seed_text, "random.seed(S) for RandomStorage and AbRandom");
   cmd->add_flag("--no-oracle", args->no_oracle, "do not confirm the reduced trace with simrd");
+  cmd->add_flag("--json", args->json, "print the manifest (as written) on stdout");
   cmd->add_option("-o,--output", args->out,
                   "the reduced log (OUT.manifest.json is written beside it)")
       ->required();
@@ -266,7 +270,7 @@ Action AddReduceCommand(CLI::App& app) {
             } catch (const CLI::Error&) {
               throw;
             } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
-              std::cerr << "dtrcheck: " << e.what() << "\n";
+              std::cerr << "dtrcheck reduce: " << e.what() << "\n";
               return 1;
             }
           }};

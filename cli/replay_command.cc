@@ -5,9 +5,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 
 #include "analysis/parallel_for.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "io/record.h"
 #include "traces/locate.h"
 
@@ -76,11 +78,13 @@ Action AddReplayCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "replay recorded simrd results and compare every field");
   auto files = std::make_shared<std::vector<std::string>>();
   auto jobs = std::make_shared<int>(DefaultJobs());
+  auto json = std::make_shared<bool>(false);
   cmd->add_option("CORPUS", *files, "JSON-lines files written by oracle/record_corpus.py")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--jobs,-j", *jobs, "threads")->check(CLI::Range(1, 256));
-  return {cmd, [files, jobs]() -> int {
+  cmd->add_flag("--json", *json, "print one JSON object: {passed, failed, failures: [...]}");
+  return {cmd, [files, jobs, json]() -> int {
             std::vector<Case> cases;
             for (const auto& file : *files) {
               std::ifstream in(file);
@@ -116,19 +120,40 @@ Action AddReplayCommand(CLI::App& app) {
                 baselines.emplace(key, RunBaseline(graphs.at(c.trace), key.second));
             }
             std::vector<std::string> results(cases.size());
-            ParallelFor(cases.size(), *jobs, [&](size_t i) {
-              const Case& c = cases[i];
-              auto key = std::make_pair(c.trace, c.run.baseline_runtime);
-              results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
-            });
+            {
+              ProgressBar bar("replay", cases.size());  // drawn on a terminal only
+              std::mutex bar_mutex;
+              size_t done = 0;
+              ParallelFor(cases.size(), *jobs, [&](size_t i) {
+                const Case& c = cases[i];
+                auto key = std::make_pair(c.trace, c.run.baseline_runtime);
+                results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
+                std::lock_guard<std::mutex> lock(bar_mutex);
+                bar.Update(++done);
+              });
+            }
             size_t failed = 0;
+            Json failures = Json::array();
             for (size_t i = 0; i < cases.size(); ++i) {
               if (results[i].empty()) continue;
               ++failed;
-              std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
-                        << cases[i].config.dump() << results[i] << "\n";
+              if (*json)
+                failures.push_back({{"where", cases[i].where},
+                                    {"trace", cases[i].trace},
+                                    {"config", cases[i].config},
+                                    {"differences", results[i]}});
+              else
+                std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
+                          << cases[i].config.dump() << results[i] << "\n";
             }
-            std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
+            if (*json)
+              std::cout << Json{{"passed", cases.size() - failed},
+                                {"failed", failed},
+                                {"failures", failures}}
+                               .dump(2)
+                        << "\n";
+            else
+              std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
             return failed ? 1 : 0;
           }};
 }

@@ -5,8 +5,11 @@
 #ifndef DTRCHECK_CLI_REPRODUCE_H_
 #define DTRCHECK_CLI_REPRODUCE_H_
 
+#include <atomic>
 #include <string>
 #include <vector>
+
+#include "analysis/sweep.h"
 
 namespace dtrcheck {
 
@@ -14,6 +17,7 @@ struct ReproduceClaim {
   std::string claim;  // the published statement, abridged
   bool reproduced = false;
   std::string measured;  // what dtrcheck measured
+  bool judged = true;    // false: its part was interrupted
 };
 
 struct ReproduceSection {
@@ -24,6 +28,12 @@ struct ReproduceSection {
 struct ReproduceSettings {
   std::string out_dir;
   int jobs = 1;
+  const std::atomic<bool>* cancel = nullptr;  // Ctrl-C (cli/interrupt.h)
+
+  // A sweep's options: the threads, the Ctrl-C flag, and a progress bar
+  // labelled `label` on a terminal (cli/progress.h). Sweeps of an
+  // interrupted section return early; its claims are then not judged.
+  SweepOptions Sweep(const std::string& label) const;
 };
 
 // The ResNet-32 fine sweep, its inversion, the diagnosis at 0.104 and the

@@ -40,8 +40,7 @@ std::string AblationOn(const std::string& title, const std::string& slug, const 
   for (const auto& h : kAblations) {
     RunConfig c = StudyConfig();
     c.heuristic = h;
-    SweepOptions so;
-    so.jobs = s.jobs;
+    SweepOptions so = s.Sweep("reproduce: ablation " + h);
     auto sweep = RunSweep(graph, c, baseline, budgets, so);
     std::map<Status, int> counts;
     double lo = 0, hi = 0;

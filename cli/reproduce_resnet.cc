@@ -26,8 +26,7 @@ ReproduceSection ReproduceResNet(const std::string& trace, const ReproduceSettin
   ReproduceSection out;
   Graph graph = ParseTraceFile(trace);
   Baseline baseline = RunBaseline(graph, "RuntimeV2EagerOptimized");
-  SweepOptions so;
-  so.jobs = s.jobs;
+  SweepOptions so = s.Sweep("reproduce: resnet32 sweep");
   auto sweep = RunSweep(graph, StudyConfig(), baseline,
                         RatioBudgets(RatioGrid("0.100", "0.150", "0.001")), so);
   const auto& pts = sweep.points;
@@ -42,7 +41,8 @@ ReproduceSection ReproduceResNet(const std::string& trace, const ReproduceSettin
       "| ratio | budget | published | dtrcheck | match |\n|---|---|---|---|---|\n";
   int matches = 0;
   for (size_t i = 0; i < pts.size(); ++i) {
-    const published::SweepStretch* p = PublishedAt(100 + static_cast<int>(i));
+    // By the point's index: an interrupted sweep may have finished only some.
+    const published::SweepStretch* p = PublishedAt(100 + static_cast<int>(pts[i].index));
     // Built with += : GCC 12 warns falsely (-Wrestrict) on " " + std::string.
     std::string want = p ? p->status : "?";
     if (p && *p->overhead) (want += ' ') += std::string(p->overhead) + "x";

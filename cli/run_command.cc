@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/number_option.h"
+#include "cli/trace_argument.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
 #include "sim/plugin_heuristic.h"
@@ -13,9 +14,7 @@
 namespace dtrcheck {
 
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
-  cmd->add_option("TRACE", o->trace, "simrd execution log (JSON lines)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  cmd->add_option("TRACE", o->trace, TraceArgumentHelp())->required()->transform(TraceArgument());
   std::string runtimes, heuristics;
   for (const auto& n : RuntimeNames()) runtimes += " " + n;
   for (const auto& n : HeuristicNames()) heuristics += " " + n;

@@ -27,7 +27,32 @@ struct ScanOptions {
   std::string cliff_delta_bytes;
   bool refine = false, bisect_bytes = false, json = false;
   std::string report, records;
+  const CLI::Option* cliff_delta_option = nullptr;  // count() > 0: given on the command line
 };
+
+// A cliff is two budgets at most the window apart; a grid step wider than the
+// window puts no two grid points that close, and the scan would silently find
+// no cliff at all. The default window is widened to the step (and the user
+// told); a window the user chose is kept, with a warning.
+void FitCliffWindowToStep(const ScanOptions& o, ScanSettings* s) {
+  if (o.grid.step.empty() || !o.records.empty()) return;
+  const double step = std::stod(o.grid.step);
+  const bool ratio_window = !s->cliff_bytes;
+  if (o.grid.bytes == ratio_window) return;  // different units: no comparison without the peak
+  const double window = ratio_window ? s->cliff_fraction : static_cast<double>(*s->cliff_bytes);
+  if (step <= window * (1 + 1e-9)) return;
+  const std::string option = ratio_window ? "--cliff-delta" : "--cliff-delta-bytes";
+  std::cerr << "dtrcheck scan: warning: the grid step " << o.grid.step
+            << " is wider than the cliff window (" << option << " " << ShortestDouble(window)
+            << "), so no two grid points could form a cliff; ";
+  if (ratio_window && o.cliff_delta_option->count() == 0) {
+    s->cliff_fraction = step;
+    std::cerr << "widened the window to the step, " << o.grid.step << " (pass " << option
+              << " to choose it)\n";
+  } else {
+    std::cerr << "keeping " << option << " as given: this scan will report no cliff\n";
+  }
+}
 
 // A sweep's jsonl records as sweep points, after checking that they are runs
 // of this command's configuration on this trace.
@@ -74,6 +99,7 @@ int RunScanCommand(ScanOptions& o) {
   s.cliff_fraction = o.cliff_delta;
   if (!o.cliff_delta_bytes.empty())
     s.cliff_bytes = ParseIntOption(o.cliff_delta_bytes, "--cliff-delta-bytes", true);
+  FitCliffWindowToStep(o, &s);
   s.rise_factor = o.rise_factor;
   s.refine = o.refine || o.bisect_bytes;
   s.tolerance = o.bisect_bytes ? 1 : 0;
@@ -108,7 +134,7 @@ int RunScanCommand(ScanOptions& o) {
     std::cout << ScanText(ctx, result);
   if (!o.report.empty()) WriteScanReport(o.report, ctx, result);
   if (result.cancelled) {
-    std::cerr << "dtrcheck: interrupted; the findings above are of the finished runs only\n";
+    std::cerr << "dtrcheck scan: interrupted; the findings above are of the finished runs only\n";
     return kExitInterrupted;
   }
   return 0;
@@ -134,6 +160,7 @@ Action AddScanCommand(CLI::App& app) {
   auto* bytes =
       cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
   bytes->excludes(frac);
+  o->cliff_delta_option = frac;
   cmd->add_option("--rise-factor,--nonmono-factor", o->rise_factor,
                   "overhead rise: a bigger budget's overhead above F times a smaller one's "
                   "(--nonmono-factor is its old name)")

@@ -8,6 +8,7 @@
 
 #include "analysis/format.h"
 #include "cli/diagnosis_report.h"
+#include "cli/provenance.h"
 #include "cli/sweep_plot.h"
 
 namespace dtrcheck {
@@ -21,12 +22,6 @@ Json EndJson(const FindingEnd& e) {
   j["status"] = StatusName(e.status);
   j["overhead"] = e.overhead;
   return j;
-}
-
-std::string LimitText(const RunConfig& c) {
-  if (c.overhead_limit) return "overhead limit " + ShortestDouble(*c.overhead_limit);
-  if (c.remat_limit) return "remat limit " + IntToString(*c.remat_limit);
-  return "no remat limit";
 }
 
 std::map<std::string, size_t> StatusCounts(const ScanResult& r) {
@@ -155,6 +150,33 @@ std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
   return s;
 }
 
+std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& sf, size_t number) {
+  // The refined ends are the tighter pair, when there are any.
+  const Finding& f = sf.refined ? sf.refined->finding : sf.found;
+  std::vector<std::string> a = {"dtrcheck", "reduce", ctx.trace, "--property",
+                                FindingKindName(f.kind)};
+  if (f.low.ratio && f.high.ratio)
+    a.insert(a.end(),
+             {"--lo", ShortestDouble(*f.low.ratio), "--hi", ShortestDouble(*f.high.ratio)});
+  else
+    a.insert(a.end(),
+             {"--lo-bytes", IntToString(f.low.budget), "--hi-bytes", IntToString(f.high.budget)});
+  if (f.kind == FindingKind::kRegimeCliff)
+    a.insert(a.end(), {"--factor", ShortestDouble(ctx.settings.cliff_factor)});
+  if (f.kind == FindingKind::kOverheadRise)
+    a.insert(a.end(), {"--factor", ShortestDouble(ctx.settings.rise_factor)});
+  const RunConfig& c = ctx.config;
+  a.insert(a.end(), {"--runtime", c.runtime, "--heuristic", c.heuristic, "--baseline-runtime",
+                     c.baseline_runtime});
+  if (c.overhead_limit) a.insert(a.end(), {"--overhead-limit", ShortestDouble(*c.overhead_limit)});
+  if (c.remat_limit) a.insert(a.end(), {"--remat-limit", IntToString(*c.remat_limit)});
+  if (c.seed) a.insert(a.end(), {"--seed", IntToString(*c.seed)});
+  a.insert(a.end(), {"-o", "finding-" + std::to_string(number) + ".log"});
+  std::string out;
+  for (const auto& w : a) out.append(out.empty() ? "" : " ").append(ShellQuote(w));
+  return out;
+}
+
 void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanResult& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -179,7 +201,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   for (const auto& sf : r.findings)
     if (sf.found.kind != FindingKind::kOverheadRise) marks.push_back(sf.found);
   std::string name = std::filesystem::path(ctx.trace).filename().string();
-  const std::string title = name + ": " + ctx.config.heuristic + ", " + LimitText(ctx.config);
+  const std::string title = SweepPlotTitle(ctx.trace, records);
   WriteSweepPlot(dir + "/overhead.svg", records, marks, title);
   // The budgets around the findings, when they are a small part of the grid.
   bool zoom = false;
@@ -209,7 +231,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
         << (zoom ? "![around the findings](overhead-zoom.svg)\n\n" : "")
         << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";
     if (r.findings.empty()) {
-      out << "No findings.\n";
+      out << "No findings.\n\n" << ProvenanceMarkdown({ctx.trace});
       return;
     }
     out << "## Findings\n\n| # | kind | low | high | factor | refined low | refined high | note |\n"
@@ -225,6 +247,11 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
                          : "")
           << (sf.failure ? (sf.refined ? "; " : "") + FailureText(*sf.failure) : "") << " |\n";
     }
+    // How to shrink each finding to a minimal trace (dtrcheck reduce).
+    out << "\n## Reduce a finding\n\n```sh\n";
+    for (size_t i = 0; i < r.findings.size(); ++i)
+      out << "# " << i + 1 << "\n" << ReduceCommandFor(ctx, r.findings[i], i + 1) << "\n";
+    out << "```\n\n" << ProvenanceMarkdown({ctx.trace});
   }
 }
 

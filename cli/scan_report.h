@@ -22,6 +22,9 @@ struct ScanContext {
 
 Json ScanToJson(const ScanContext& ctx, const ScanResult& result);
 std::string ScanText(const ScanContext& ctx, const ScanResult& result);
+// "dtrcheck reduce TRACE --property ... -o finding-N.log": the command that
+// shrinks finding number `number` (its refined ends when refined).
+std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& finding, size_t number);
 // Writes DIR/points.jsonl, DIR/scan.json, DIR/report.md, DIR/overhead.svg
 // (creating DIR). Throws std::invalid_argument if it cannot.
 void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanResult& result);

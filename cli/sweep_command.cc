@@ -79,7 +79,7 @@ int RunMerge(const SweepCommandOptions& o) {
     }
   }
   out.Commit();
-  if (!o.plot.empty()) WriteSweepPlot(o.plot, records, {});
+  if (!o.plot.empty()) WriteSweepPlot(o.plot, records, {}, SweepPlotTitle("", records));
   return 0;
 }
 
@@ -201,7 +201,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
     std::vector<RunRecord> finished;
     for (size_t g = 0; g < total; ++g)
       if (records[g]) finished.push_back(*records[g]);
-    WriteSweepPlot(o.plot, finished, {});
+    WriteSweepPlot(o.plot, finished, {}, SweepPlotTitle(o.sim.trace, finished));
   }
   if (interrupt.interrupted()) {
     size_t written = 0, wanted = 0;
@@ -209,7 +209,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
       wanted += mine[g];
       written += mine[g] && records[g];
     }
-    std::cerr << "dtrcheck: interrupted; wrote " << written << " of " << wanted << " points"
+    std::cerr << "dtrcheck sweep: interrupted; wrote " << written << " of " << wanted << " points"
               << (o.output.empty() || o.output == "-" ? "" : " to " + o.output)
               << "; rerun with --format jsonl --resume FILE to continue\n";
     return kExitInterrupted;

@@ -61,7 +61,9 @@ std::string SweepRow(SweepFormat format, const RunRecord& r, bool with_heuristic
     case SweepFormat::kCsv:
       return (with_heuristic ? r.config.heuristic + "," : "") +
              (r.config.ratio ? ShortestDouble(*r.config.ratio) : "") + "," + IntToString(r.budget) +
-             "," + StatusName(r.status) + "," + ShortestDouble(r.Overhead()) + "," +
+             "," + StatusName(r.status) + "," +
+             // An oom or thrashed run has no overhead (the table shows "-").
+             (r.status == Status::kOk ? ShortestDouble(r.Overhead()) : "") + "," +
              IntToString(r.clock) + "," + IntToString(r.remat_compute) + "," +
              std::to_string(r.evictions) + "," + std::to_string(r.distinct_evicted) + "\n";
     case SweepFormat::kJsonl: {

@@ -1,6 +1,7 @@
 #include "cli/sweep_plot.h"
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 
@@ -44,6 +45,23 @@ std::vector<PlotBand> StatusBands(const std::vector<double>& xs, const std::vect
 
 }  // namespace
 
+std::string LimitText(const RunConfig& c) {
+  if (c.overhead_limit) return "overhead limit " + ShortestDouble(*c.overhead_limit);
+  if (c.remat_limit) return "remat limit " + IntToString(*c.remat_limit);
+  return "no remat limit";
+}
+
+std::string SweepPlotTitle(const std::string& trace, const std::vector<RunRecord>& records) {
+  std::string heuristics;
+  for (const auto& r : records)
+    if (heuristics.find(r.config.heuristic) == std::string::npos)  // (names are distinct words)
+      heuristics.append(heuristics.empty() ? "" : ", ").append(r.config.heuristic);
+  std::string title = trace.empty() ? "" : std::filesystem::path(trace).filename().string() + ": ";
+  if (records.empty()) return title + "no runs";
+  return title + heuristics + " on " + records[0].config.runtime + ", " +
+         LimitText(records[0].config);
+}
+
 LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Finding>& findings,
                    const std::string& title) {
   bool by_ratio = !records.empty();
@@ -69,8 +87,16 @@ LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Find
     PlotSeries s{order[h], SeriesColor(h), SeriesDash(h), {}};
     std::vector<double> xs;
     std::vector<Status> st;
+    const RunRecord* previous = nullptr;
     for (const RunRecord* r : groups[order[h]]) {
       double x = x_of(r->config.ratio, r->budget);
+      // A break between the two ends of a cliff.
+      for (const auto& f : findings)
+        if (previous && f.kind == FindingKind::kRegimeCliff && f.low.budget == previous->budget &&
+            f.high.budget == r->budget)
+          s.points.emplace_back((s.points.back().first + x) / 2,
+                                std::numeric_limits<double>::quiet_NaN());
+      previous = r;
       s.points.emplace_back(
           x, r->status == Status::kOk ? r->Overhead() : std::numeric_limits<double>::quiet_NaN());
       xs.push_back(x);

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/trace_commands.h"
+#include "io/json_fields.h"
 #include "traces/captured.h"
 #include "traces/locate.h"
 
@@ -24,38 +25,50 @@ Action AddTracePathCommand(CLI::App& app) {
 Action AddTracesCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "traces", "list the public and captured traces, where they are, and whether they verify");
-  return {cmd, []() -> int {
-            bool all_verified = true;
-            for (const auto& t : PublicTraces()) {
-              LocatedTrace found = InspectPublicTrace(t.name);
-              const char* check = found.check == TraceCheck::kVerified   ? "verified"
-                                  : found.check == TraceCheck::kMismatch ? "SHA-256-MISMATCH"
-                                                                         : "missing";
-              all_verified = all_verified && found.check == TraceCheck::kVerified;
-              std::cout << t.name << "\t" << (found.path.empty() ? "-" : found.path) << "\t"
-                        << check << "\n";
-            }
-            // Captured traces: decompressed into the cache on demand, then verified.
-            bool captured_verified = true;
-            for (const auto& t : CapturedTraces()) {
-              try {
-                std::string path = LocateCapturedTrace(t.name);
-                std::cout << t.name << "\t" << path << "\tverified\n";
-              } catch (const TraceLocateError& e) {
-                captured_verified = false;
-                std::cout << t.name << "\t-\terror\n";
-                std::cerr << "dtrcheck: " << e.what() << "\n";
-              }
-            }
-            if (!all_verified) {
-              std::cerr << "dtrcheck: not every trace is present and verified; searched:";
-              for (const auto& dir : TraceSearchPath())
-                std::cerr << "\n  " << dir.path << "  [" << dir.origin << "]";
-              std::cerr << "\nrun traces/fetch_traces.sh on a machine with internet access, or set "
-                           "DTRCHECK_TRACES\n";
-            }
-            return all_verified && captured_verified ? 0 : 1;
-          }};
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json,
+                "print one JSON object: {\"traces\": [{name, kind, path, check}]}");
+  return {
+      cmd, [json]() -> int {
+        Json listed = Json::array();
+        auto list = [&](const std::string& name, const char* kind, const std::string& path,
+                        const char* check) {
+          if (*json)
+            listed.push_back({{"name", name}, {"kind", kind}, {"path", path}, {"check", check}});
+          else
+            std::cout << name << "\t" << (path.empty() ? "-" : path) << "\t" << check << "\n";
+        };
+        bool all_verified = true;
+        for (const auto& t : PublicTraces()) {
+          LocatedTrace found = InspectPublicTrace(t.name);
+          const char* check = found.check == TraceCheck::kVerified   ? "verified"
+                              : found.check == TraceCheck::kMismatch ? "SHA-256-MISMATCH"
+                                                                     : "missing";
+          all_verified = all_verified && found.check == TraceCheck::kVerified;
+          list(t.name, "public", found.path, check);
+        }
+        // Captured traces: decompressed into the cache on demand, then verified.
+        bool captured_verified = true;
+        for (const auto& t : CapturedTraces()) {
+          try {
+            std::string path = LocateCapturedTrace(t.name);
+            list(t.name, "captured", path, "verified");
+          } catch (const TraceLocateError& e) {
+            captured_verified = false;
+            list(t.name, "captured", "", "error");
+            std::cerr << "dtrcheck traces: " << e.what() << "\n";
+          }
+        }
+        if (!all_verified) {
+          std::cerr << "dtrcheck traces: not every trace is present and verified; searched:";
+          for (const auto& dir : TraceSearchPath())
+            std::cerr << "\n  " << dir.path << "  [" << dir.origin << "]";
+          std::cerr << "\nrun traces/fetch_traces.sh on a machine with internet access, or set "
+                       "DTRCHECK_TRACES\n";
+        }
+        if (*json) std::cout << Json{{"traces", listed}}.dump(2) << "\n";
+        return all_verified && captured_verified ? 0 : 1;
+      }};
 }
 
 }  // namespace dtrcheck

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -569,4 +570,8 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 if __name__ == '__main__':
+    # Ctrl-C on a terminal reaches the whole process group: dtrcheck (diff,
+    # reduce...) and this child. Die of the signal as a C program does, with
+    # no KeyboardInterrupt traceback in the middle of dtrcheck's output.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.exit(main())

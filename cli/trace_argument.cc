@@ -1,0 +1,27 @@
+// The TRACE transform (cli/trace_argument.h).
+#include "cli/trace_argument.h"
+
+#include "traces/captured.h"
+#include "traces/locate.h"
+
+namespace dtrcheck {
+
+CLI::Validator TraceArgument() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        try {
+          value = ResolveTraceArgument(value);
+        } catch (const TraceLocateError& e) {
+          return e.what();  // CLI11 reports it as "TRACE: <message>"
+        }
+        return {};
+      },
+      "FILE|NAME", "trace file or name");
+}
+
+std::string TraceArgumentHelp() {
+  return "simrd execution log (JSON lines): a file, or a trace name (" + PublicTraceNames() +
+         "; captured: " + CapturedTraceNames() + ")";
+}
+
+}  // namespace dtrcheck

@@ -1,0 +1,21 @@
+// A command's TRACE argument: a file, or the name of a public or captured
+// trace (traces/locate.h). One CLI11 transform, used by every command that
+// takes a trace, so that `dtrcheck diff resnet32 ...` and `dtrcheck diff
+// path/to/x.log ...` both work, and an argument that is neither is refused at
+// parse time with the list of names.
+#ifndef DTRCHECK_CLI_TRACE_ARGUMENT_H_
+#define DTRCHECK_CLI_TRACE_ARGUMENT_H_
+
+#include <CLI/CLI.hpp>
+
+namespace dtrcheck {
+
+// Replaces the option's value with the path ResolveTraceArgument gives it.
+CLI::Validator TraceArgument();
+
+// The help text of a TRACE argument (names the public traces).
+std::string TraceArgumentHelp();
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_CLI_TRACE_ARGUMENT_H_

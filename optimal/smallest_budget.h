@@ -1,0 +1,28 @@
+// The smallest budget at which a trace can run at all: the optimum's
+// feasibility is monotone in the budget (a schedule that fits B fits any
+// larger budget), so bisection to the byte finds it exactly, each step one
+// solve (optimal/milp_solver.h).
+#ifndef DTRCHECK_OPTIMAL_SMALLEST_BUDGET_H_
+#define DTRCHECK_OPTIMAL_SMALLEST_BUDGET_H_
+
+#include <optional>
+
+#include "optimal/milp_solver.h"
+#include "optimal/remat_problem.h"
+
+namespace dtrcheck {
+
+struct SmallestBudget {
+  std::optional<Int> budget;  // none: `hi` infeasible, or a solve neither proven way in time
+  int solves = 0;
+  double seconds = 0;
+};
+
+// Bisects between the constants alone (no schedule fits below them) and
+// `hi`, which should be feasible (every unit resident at once always is).
+SmallestBudget SmallestFeasibleBudget(const RematProblem& p, Int hi,
+                                      const OptimalOptions& options = {});
+
+}  // namespace dtrcheck
+
+#endif  // DTRCHECK_OPTIMAL_SMALLEST_BUDGET_H_

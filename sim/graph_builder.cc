@@ -30,6 +30,8 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   op.alias = std::move(alias);
   op.args = std::move(args);
   op.name = name + "/" + std::to_string(next_id_++);
+  // simrd marks the backward pass from the first operator whose name says so.
+  in_bwd_ = in_bwd_ || name.find("backward") != std::string::npos;
   op.bwd = in_bwd_;
   for (size_t i = 0; i < res_names.size(); ++i) {
     if (!tensor_names_.insert(res_names[i]).second)
@@ -89,7 +91,6 @@ void GraphBuilder::Release(long line, const std::string& name) {
 
 void GraphBuilder::Call(long line, const std::string& op_name, std::vector<TensorId> args,
                         const std::vector<CallResult>& results, Int time) {
-  in_bwd_ = in_bwd_ || op_name.find("backward") != std::string::npos;
   if (results.empty()) Fail(line, "CALL without results");
   std::vector<Int> sizes;
   std::vector<int32_t> alias;
@@ -117,7 +118,6 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
 void GraphBuilder::Mutate(long line, const std::string& op_name,
                           const std::vector<std::string>& arg_names, std::vector<TensorId> args,
                           const std::vector<size_t>& mutate, Int time) {
-  in_bwd_ = in_bwd_ || op_name.find("backward") != std::string::npos;
   // An op without outputs: simrd's compute materializes tensors[0] (IndexError).
   if (mutate.empty()) Fail(line, "MUTATE without mutated arguments");
   std::vector<Int> sizes;

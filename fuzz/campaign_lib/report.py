@@ -149,7 +149,7 @@ def build(campaign: Result, findings: Findings, archive_manifests: dict[str, Res
              if campaign.get('optimal_seconds') else 'optimum not solved'),
           f"- dtrcheck: {campaign.get('version', 'unknown')}",
           f"- started {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(campaign['start']))}; "
-          'each archived trace\'s SHA-256 (first 16 digits) is in the table, the whole digest '
+          "each archived trace's SHA-256 (first 16 digits) is in the table, the whole digest "
           'in its manifest', '']
     md += ['## Fuzzers', ''] + [f'- {line}' for line in fuzz_lines] + ['']
     md += ['## Triage', '',

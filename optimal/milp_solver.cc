@@ -386,6 +386,14 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     if (s.compute) total += p.nodes[s.index].cost;
   result.compute = total;
   result.status = model.isProvenOptimal() ? OptimalStatus::kOptimal : OptimalStatus::kFeasible;
+  // A schedule whose cost reaches a bound is minimal, proven or not by CBC
+  // (which may still be closing the gap on the tie-break): costs are whole
+  // cost units, so a bound above (k - 1) units proves k. The 1e-6 absorbs
+  // the LP's floating-point tolerance, as CBC's own gap test does.
+  const double bound_units = std::max(result.lp_bound, result.best_bound) / unit;
+  if (result.status == OptimalStatus::kFeasible &&
+      IntToDouble(total / cost_unit) <= std::ceil(bound_units - 1e-6))
+    result.status = OptimalStatus::kOptimal;
   if (result.status == OptimalStatus::kOptimal) result.best_bound = IntToDouble(total);
   return finish();
 }

@@ -83,7 +83,8 @@ if subprocess.run([dtrcheck, 'trace-path', 'lstm'], capture_output=True).returnc
             dst.writelines(r for r in src if json.loads(r)['heuristic'] == 'DTR')
         sh([dtrcheck, 'census', f'lstm={only_dtr}', '--csv', os.path.join(d, 'l.csv')])
         with open(os.path.join(d, 'l.csv')) as table:
-            dtr = [r for r in csv.DictReader(table) if r['policy'] == 'DTR' and r['trace'] == 'lstm']
+            dtr = [r for r in csv.DictReader(table)
+                   if r['policy'] == 'DTR' and r['trace'] == 'lstm']
         if not (dtr and int(dtr[0]['cliffs']) > 0):
             failed.append(f'no DTR cliff in the LSTM census at limit 8: {dtr}')
 for f in failed:

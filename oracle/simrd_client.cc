@@ -92,13 +92,37 @@ std::string OracleScript() {
 #endif
 }
 
-OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse) {
+namespace {
+
+std::vector<std::string> BatchArgs(const std::string& trace, const ParseOptions& parse) {
+  std::vector<std::string> args = {"batch", trace};
+  if (!parse.start) args.push_back("--no-start");
+  if (parse.out_cond == OutputCondition::kPreallocate) args.push_back("--preallocate");
+  if (!parse.ignore_undefined_release) args.push_back("--strict-release");
+  return args;
+}
+
+}  // namespace
+
+OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse)
+    : process_(BatchArgs(trace, parse)) {}
+
+OracleServer::OracleServer() : process_({"serve"}) {}
+
+Json OracleServer::RunLog(const std::string& log, const ParseOptions& parse, const Json& config) {
+  return process_.Exchange(
+      {{"log", log}, {"parse", ParseOptionsToJson(parse)}, {"config", config}});
+}
+
+Json OracleServer::RunFile(const std::string& path, const ParseOptions& parse, const Json& config) {
+  return process_.Exchange(
+      {{"trace", path}, {"parse", ParseOptionsToJson(parse)}, {"config", config}});
+}
+
+OracleProcess::OracleProcess(const std::vector<std::string>& oracle_args) {
   std::string python = Env("PYTHON");
-  std::vector<std::string> argv = {python.empty() ? "python3" : python, OracleScript(), "batch",
-                                   trace};
-  if (!parse.start) argv.push_back("--no-start");
-  if (parse.out_cond == OutputCondition::kPreallocate) argv.push_back("--preallocate");
-  if (!parse.ignore_undefined_release) argv.push_back("--strict-release");
+  std::vector<std::string> argv = {python.empty() ? "python3" : python, OracleScript()};
+  argv.insert(argv.end(), oracle_args.begin(), oracle_args.end());
   command_ = Quoted(argv);
 
   char stderr_name[] = "/tmp/dtrcheck_oracle_stderr_XXXXXX";
@@ -140,7 +164,7 @@ OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse) {
   }
 }
 
-OracleBatch::~OracleBatch() {
+OracleProcess::~OracleProcess() {
   if (to_child_ >= 0) close(to_child_);
   if (pid_ > 0 && exit_code_ < 0) {
     kill(pid_, SIGTERM);
@@ -150,7 +174,7 @@ OracleBatch::~OracleBatch() {
   if (stderr_file_ >= 0) close(stderr_file_);
 }
 
-int OracleBatch::Reap() {
+int OracleProcess::Reap() {
   if (exit_code_ >= 0 || pid_ <= 0) return exit_code_;
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -159,7 +183,7 @@ int OracleBatch::Reap() {
   return exit_code_;
 }
 
-std::string OracleBatch::StderrTail() const {
+std::string OracleProcess::StderrTail() const {
   std::string text;
   char buffer[4096];
   ssize_t n;
@@ -173,7 +197,7 @@ std::string OracleBatch::StderrTail() const {
   return text;
 }
 
-void OracleBatch::Fail(const std::string& what) {
+void OracleProcess::Fail(const std::string& what) {
   if (to_child_ >= 0) {
     close(to_child_);
     to_child_ = -1;
@@ -185,15 +209,18 @@ void OracleBatch::Fail(const std::string& what) {
                     (err.empty() ? "" : ":\n" + err));
 }
 
-Json OracleBatch::Run(const Json& config) {
+Json OracleProcess::Exchange(const Json& request) {
   if (to_child_ < 0) throw OracleError("the oracle's input is closed: " + command_);
-  if (!WriteAll(to_child_, config.dump() + "\n")) Fail("the oracle stopped reading");
+  std::string line_out = request.dump() + "\n";
+  if (!WriteAll(to_child_, line_out)) Fail("the oracle stopped reading");
   char* line = nullptr;
   size_t capacity = 0;
   ssize_t n = getline(&line, &capacity, from_child_);
   std::string text = n > 0 ? std::string(line, static_cast<size_t>(n)) : "";
   std::free(line);
-  if (n <= 0) Fail("the oracle ended without a record for " + config.dump());
+  if (n <= 0)
+    Fail("the oracle ended without a record for " +
+         (line_out.size() > 300 ? line_out.substr(0, 300) + "..." : line_out));
   try {
     return Json::parse(text);
   } catch (const Json::parse_error&) {
@@ -201,7 +228,7 @@ Json OracleBatch::Run(const Json& config) {
   }
 }
 
-int OracleBatch::Finish() {
+int OracleProcess::Finish() {
   if (to_child_ >= 0) {
     close(to_child_);
     to_child_ = -1;

@@ -531,7 +531,7 @@ def serve_request(simrd: ModuleType, raw: Any, cache: dict[str, Oracle]) -> Reco
             or not all(isinstance(v, bool) for v in parse.values()):
         return {'error': 'parse holds booleans {}'.format(', '.join(PARSE_KEYS)),
                 'request': raw, 'oracle': ORACLE_ID}
-    opts = tuple(bool(parse.get(k, False)) for k in PARSE_KEYS)
+    no_start, preallocate, strict = (bool(parse.get(k, False)) for k in PARSE_KEYS)
     if raw.get('log') is not None:
         if not isinstance(raw['log'], str):
             return {'error': 'log must be a string', 'request': raw, 'oracle': ORACLE_ID}
@@ -541,11 +541,11 @@ def serve_request(simrd: ModuleType, raw: Any, cache: dict[str, Oracle]) -> Reco
         if not os.path.isfile(path):
             return {'error': 'trace not found: {}'.format(path), 'oracle': ORACLE_ID}
     digest = hashlib.sha256(data).hexdigest() if data is not None else 'file:' + path
-    key = json.dumps([digest, opts])
+    key = json.dumps([digest, no_start, preallocate, strict])
     oracle = cache.get(key)
     if oracle is None:
         cache.clear()
-        oracle = Oracle(simrd, path, *opts, data=data)
+        oracle = Oracle(simrd, path, no_start, preallocate, strict, data=data)
         try:
             oracle.parse()
         except ParseFailure:

@@ -41,6 +41,7 @@ struct FuzzDiffOptions {
   DiffCaseOptions cases_options;
   double reduce_seconds = 120;
   bool no_reduce = false;
+  bool archive_known = false;
   bool json = false;
   int64_t perturb = -1;
   std::string replay;
@@ -51,7 +52,8 @@ struct CaseResult {
   bool done = false;
   size_t configs = 0;
   std::set<std::string> pairs, statuses, kinds, mutations, parse;
-  std::vector<std::string> divergences;  // archive ids (or "unarchived: ..." )
+  std::vector<std::string> divergences;  // archive ids
+  std::map<std::string, size_t> known;   // known divergences (QUIRKS.md id): not archived
 };
 
 std::string StatusOf(const Json& answer) {
@@ -79,6 +81,11 @@ CaseResult RunOne(OracleServer& server, const FuzzDiffOptions& o, uint64_t index
   // trace are usually the same bug.
   for (const auto& out : outcomes) {
     if (out.differences.empty()) continue;
+    std::string known = KnownDivergence(out);
+    if (!known.empty()) {
+      ++r.known[known];
+      if (!o.archive_known) continue;
+    }
     ReducedDivergence red;
     if (o.no_reduce) {
       red.log = c.log;
@@ -92,10 +99,9 @@ CaseResult RunOne(OracleServer& server, const FuzzDiffOptions& o, uint64_t index
     p.simrd_commit = DTRCHECK_SIMRD_COMMIT;
     p.command = CommandLine();
     p.reproduce = "dtrcheck fuzz-diff --seed " + std::to_string(o.seed) + " --case " +
-                  std::to_string(index) + " --configs " +
-                  std::to_string(o.cases_options.configs) + " --max-operators " +
-                  std::to_string(o.cases_options.max_operators) + " --max-mutations " +
-                  std::to_string(o.cases_options.max_mutations) +
+                  std::to_string(index) + " --configs " + std::to_string(o.cases_options.configs) +
+                  " --max-operators " + std::to_string(o.cases_options.max_operators) +
+                  " --max-mutations " + std::to_string(o.cases_options.max_mutations) +
                   (o.perturb >= 0 ? " --perturb-eviction " + std::to_string(o.perturb) : "");
     r.divergences.push_back(ArchiveDivergence(o.archive, c, c.log, red, p));
     break;
@@ -171,6 +177,8 @@ Action AddFuzzDiffCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--no-reduce", o->no_reduce, "archive divergences unreduced");
+  cmd->add_flag("--archive-known", o->archive_known,
+                "archive the known divergences (QUIRKS.md, Q-SETORDER) too");
   cmd->add_flag("--json", o->json, "print the summary as one JSON object");
   cmd->add_option("--perturb-eviction", o->perturb,
                   "testing aid: make dtrcheck evict another storage at this eviction number "
@@ -239,7 +247,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
             uint64_t done = first;
             while (results.count(done)) ++done;
             size_t configs = 0;
-            std::map<std::string, size_t> statuses, kinds, mutations, parse;
+            std::map<std::string, size_t> statuses, kinds, mutations, parse, known;
             std::set<std::string> pairs;
             Json divergences = Json::array();
             for (uint64_t i = first; i < done; ++i) {
@@ -249,6 +257,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
               for (const auto& k : r.kinds) ++kinds[k];
               for (const auto& m : r.mutations) ++mutations[m];
               for (const auto& p : r.parse) ++parse[p];
+              for (const auto& [k, n] : r.known) known[k] += n;
               pairs.insert(r.pairs.begin(), r.pairs.end());
               for (const auto& id : r.divergences) divergences.push_back({{"case", i}, {"id", id}});
             }
@@ -267,6 +276,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
                             {"cases_with_mutation", mutations},
                             {"cases_with_parse_option", parse},
                             {"divergences", divergences},
+                            {"known_divergences", known},
                             {"archive", o->archive},
                             {"interrupted", guard.interrupted()},
                             {"dtrcheck_commit", DTRCHECK_COMMIT},
@@ -275,10 +285,10 @@ Action AddFuzzDiffCommand(CLI::App& app) {
             if (o->json) {
               std::cout << summary.dump(2) << "\n";
             } else {
-              std::cout << "fuzz-diff seed " << o->seed << ": " << cases << " cases (from "
-                        << first << "), " << configs << " configurations in "
-                        << static_cast<int>(seconds) << " s (" << (seconds > 0 ? cases / seconds : 0)
-                        << " cases/s, " << o->jobs << " jobs)\n"
+              std::cout << "fuzz-diff seed " << o->seed << ": " << cases << " cases (from " << first
+                        << "), " << configs << " configurations in " << static_cast<int>(seconds)
+                        << " s (" << (seconds > 0 ? cases / seconds : 0) << " cases/s, " << o->jobs
+                        << " jobs)\n"
                         << "pairs covered: " << pairs.size() << " of " << AcceptedPairs().size()
                         << " accepted\n";
               auto line = [](const char* what, const std::map<std::string, size_t>& m) {
@@ -290,6 +300,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
               line("cases with instruction", kinds);
               line("cases with mutation", mutations);
               line("cases with parse option", parse);
+              line("known divergences (QUIRKS.md, not archived)", known);
               std::cout << "divergences: " << divergences.size();
               for (const auto& d : divergences)
                 std::cout << "\n  case " << d["case"] << ": " << o->archive << "/"

@@ -174,9 +174,8 @@ class Mutator {
       if (releases.empty()) return false;
       size_t from = Pick(rng_, releases);
       size_t start = StartIndex(log_);
-      size_t to = name == "release-late"
-                      ? from + 1 + rng_.Below(log_.instrs.size() - from)
-                      : start + 1 + rng_.Below(from - start);
+      size_t to = name == "release-late" ? from + 1 + rng_.Below(log_.instrs.size() - from)
+                                         : start + 1 + rng_.Below(from - start);
       Move(from, to);
       return true;
     }
@@ -271,9 +270,9 @@ RunConfig DrawConfig(GenRng& rng) {
 
 const std::vector<std::string>& DiffMutationNames() {
   static const std::vector<std::string> names = {
-      "alias-chain",     "multi-mutate", "multi-output",      "copy",
-      "copy-from",       "release-late", "release-early",     "release-shuffle",
-      "release-all",     "zero-cost",    "undefined-release", "no-start"};
+      "alias-chain", "multi-mutate", "multi-output",      "copy",
+      "copy-from",   "release-late", "release-early",     "release-shuffle",
+      "release-all", "zero-cost",    "undefined-release", "no-start"};
   return names;
 }
 
@@ -298,7 +297,8 @@ DiffCase MakeDiffCase(uint64_t seed, uint64_t index, const DiffCaseOptions& opti
     if ((m == "undefined-release" || m == "no-start") && rng.Chance(1, 2)) continue;
     if (mutator.Apply(m)) c.mutations.push_back(m);
   }
-  bool no_start = std::find(c.mutations.begin(), c.mutations.end(), "no-start") != c.mutations.end();
+  bool no_start =
+      std::find(c.mutations.begin(), c.mutations.end(), "no-start") != c.mutations.end();
   c.parse.start = !(no_start ? rng.Chance(3, 4) : rng.Chance(1, 20));
   if (rng.Chance(1, 4)) c.parse.out_cond = OutputCondition::kPreallocate;
   c.parse.ignore_undefined_release = !rng.Chance(1, 4);

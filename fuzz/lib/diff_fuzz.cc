@@ -1,10 +1,10 @@
 #include "fuzz/lib/diff_fuzz.h"
 
+#include <unistd.h>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
@@ -72,6 +72,13 @@ std::string DivergenceKind(const std::vector<AnswerDifference>& d) {
   return d.front().field == "refusal" ? "refusal" : "record";
 }
 
+std::string KnownDivergence(const DiffOutcome& o) {
+  if (o.differences.size() != 1 || o.differences[0].field != "heuristic_access_count") return "";
+  if (IsRefusal(o.simrd) || IsRefusal(o.dtrcheck)) return "";
+  bool errors = o.simrd.value("status", "") == "error" && o.dtrcheck.value("status", "") == "error";
+  return errors ? "Q-SETORDER" : "";
+}
+
 ReducedDivergence ReduceDivergence(OracleServer& simrd, const TraceLog& log,
                                    const ParseOptions& parse, const RunConfig& config,
                                    const DiffOutcome& found, double max_seconds,
@@ -99,10 +106,13 @@ ReducedDivergence ReduceDivergence(OracleServer& simrd, const TraceLog& log,
     if (elapsed() > max_seconds || (cancel && cancel->load())) stop = true;
   };
   ReducedDivergence r;
-  r.reduction = Reduce(log, [&](const TraceLog& t) {
-    if (elapsed() > max_seconds || (cancel && cancel->load())) stop = true;
-    return !stop && check(t, nullptr);
-  }, options);
+  r.reduction = Reduce(
+      log,
+      [&](const TraceLog& t) {
+        if (elapsed() > max_seconds || (cancel && cancel->load())) stop = true;
+        return !stop && check(t, nullptr);
+      },
+      options);
   r.log = r.reduction.log;
   if (!check(r.log, &r.outcome)) {  // cannot happen unless simrd is not deterministic
     r.log = log;
@@ -136,11 +146,9 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
       "python3 oracle/simrd_oracle.py batch " + fs::path(archive).string() + "/" + id +
       "/trace.log" + (c.parse.start ? "" : " --no-start") +
       (c.parse.out_cond == OutputCondition::kPreallocate ? " --preallocate" : "") +
-      (c.parse.ignore_undefined_release ? "" : " --strict-release") + " <<< '" + asked.dump() +
-      "'";
-  Json line = {{"trace", "parity/" + id}, {"trace_file", "trace.log"},
-               {"trace_sha256", sha},     {"parse", parse},
-               {"config", asked},         {"record", r.outcome.simrd},
+      (c.parse.ignore_undefined_release ? "" : " --strict-release") + " <<< '" + asked.dump() + "'";
+  Json line = {{"trace", "parity/" + id},  {"trace_file", "trace.log"}, {"trace_sha256", sha},
+               {"parse", parse},           {"config", asked},           {"record", r.outcome.simrd},
                {"command", oracle_command}};
   std::ofstream(tmp / "case.jsonl") << line.dump() << "\n";
   Json generator = {{"shape", c.generator.shape},
@@ -153,6 +161,8 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
       {"id", id},
       {"kind", DivergenceKind(r.outcome.differences)},
       {"status", "open"},
+      {"known",
+       KnownDivergence(r.outcome).empty() ? Json(nullptr) : Json(KnownDivergence(r.outcome))},
       {"found", {{"seed", c.seed}, {"case", c.index}, {"configuration", r.outcome.config}}},
       {"generator", generator},
       {"mutations", c.mutations},
@@ -160,10 +170,11 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
       {"config", asked},
       {"trace", "trace.log"},
       {"trace_sha256", sha},
-      {"original", {{"trace", "original.log"},
-                    {"trace_sha256", Sha256OfText(TraceLogText(original))},
-                    {"operators", original.NumOperators()},
-                    {"instructions", original.instrs.size()}}},
+      {"original",
+       {{"trace", "original.log"},
+        {"trace_sha256", Sha256OfText(TraceLogText(original))},
+        {"operators", original.NumOperators()},
+        {"instructions", original.instrs.size()}}},
       {"operators", r.log.NumOperators()},
       {"instructions", r.log.instrs.size()},
       {"reduction",
@@ -189,7 +200,8 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
   fs::rename(tmp, dir, ec);
   if (ec) {
     fs::remove_all(tmp);
-    if (!fs::exists(dir)) throw std::runtime_error("cannot file " + dir.string() + ": " + ec.message());
+    if (!fs::exists(dir))
+      throw std::runtime_error("cannot file " + dir.string() + ": " + ec.message());
   }
   return id;
 }

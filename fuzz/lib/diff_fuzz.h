@@ -54,8 +54,14 @@ std::vector<DiffOutcome> RunDiffCase(OracleServer& simrd, const DiffCase& c,
 // "record". Reduction keeps it.
 std::string DivergenceKind(const std::vector<AnswerDifference>& d);
 
+// The QUIRKS.md id of a divergence that is a known, documented difference,
+// or "": Q-SETORDER, both runs end in the same simrd assertion and only
+// heuristic_access_count differs (the accesses counted before it depend on
+// Python's set iteration order).
+std::string KnownDivergence(const DiffOutcome& outcome);
+
 struct ReducedDivergence {
-  TraceLog log;  // the reduced trace (the original when it could not be reduced)
+  TraceLog log;         // the reduced trace (the original when it could not be reduced)
   DiffOutcome outcome;  // on the reduced trace
   ReduceResult reduction;
   double seconds = 0;

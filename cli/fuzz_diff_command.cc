@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -268,6 +269,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
                             {"configurations", configs},
                             {"seconds", seconds},
                             {"cases_per_second", seconds > 0 ? cases / seconds : 0.0},
+                            {"configurations_per_second", seconds > 0 ? configs / seconds : 0.0},
                             {"jobs", o->jobs},
                             {"pairs_covered", pairs.size()},
                             {"pairs_accepted", AcceptedPairs().size()},

@@ -207,7 +207,9 @@ Action AddFuzzDiffCommand(CLI::App& app) {
                                                        : static_cast<size_t>(o->seconds));
             auto worker = [&] {
               try {
-                OracleServer server;
+                // Out of the terminal's process group: Ctrl-C stops the
+                // campaign through the guard, after the case in flight.
+                OracleServer server(/*own_process_group=*/true);
                 for (;;) {
                   if (guard.interrupted()) break;
                   if (o->seconds > 0 && elapsed() >= o->seconds) break;
@@ -239,7 +241,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
                         << unavailable << "\n";
               return kExitNoOracle;
             }
-            if (!oracle_error.empty()) {
+            if (!oracle_error.empty() && !guard.interrupted()) {
               std::cerr << "dtrcheck fuzz-diff: " << oracle_error << "\n";
               return 1;
             }
@@ -289,7 +291,9 @@ Action AddFuzzDiffCommand(CLI::App& app) {
             } else {
               std::cout << "fuzz-diff seed " << o->seed << ": " << cases << " cases (from " << first
                         << "), " << configs << " configurations in " << static_cast<int>(seconds)
-                        << " s (" << (seconds > 0 ? cases / seconds : 0) << " cases/s, " << o->jobs
+                        << " s (" << std::fixed << std::setprecision(1)
+                        << (seconds > 0 ? cases / seconds : 0) << " cases/s, "
+                        << (seconds > 0 ? configs / seconds : 0) << " configurations/s, " << o->jobs
                         << " jobs)\n"
                         << "pairs covered: " << pairs.size() << " of " << AcceptedPairs().size()
                         << " accepted\n";

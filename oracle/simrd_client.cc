@@ -107,7 +107,7 @@ std::vector<std::string> BatchArgs(const std::string& trace, const ParseOptions&
 OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse)
     : process_(BatchArgs(trace, parse)) {}
 
-OracleServer::OracleServer() : process_({"serve"}) {}
+OracleServer::OracleServer(bool own_process_group) : process_({"serve"}, own_process_group) {}
 
 Json OracleServer::RunLog(const std::string& log, const ParseOptions& parse, const Json& config) {
   return process_.Exchange(
@@ -119,7 +119,7 @@ Json OracleServer::RunFile(const std::string& path, const ParseOptions& parse, c
       {{"trace", path}, {"parse", ParseOptionsToJson(parse)}, {"config", config}});
 }
 
-OracleProcess::OracleProcess(const std::vector<std::string>& oracle_args) {
+OracleProcess::OracleProcess(const std::vector<std::string>& oracle_args, bool own_process_group) {
   std::string python = Env("PYTHON");
   std::vector<std::string> argv = {python.empty() ? "python3" : python, OracleScript()};
   argv.insert(argv.end(), oracle_args.begin(), oracle_args.end());
@@ -149,7 +149,14 @@ OracleProcess::OracleProcess(const std::vector<std::string>& oracle_args) {
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
-  int err = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (own_process_group) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
+  int err = posix_spawnp(&pid_, args[0], &actions, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(in[0]);
   close(out[1]);

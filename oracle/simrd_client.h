@@ -53,8 +53,11 @@ std::string OracleScript();
 class OracleProcess {
  public:
   // Starts `$PYTHON (default python3) simrd_oracle.py ARGS...`. Throws
-  // OracleError if it cannot be started.
-  explicit OracleProcess(const std::vector<std::string>& oracle_args);
+  // OracleError if it cannot be started. In its own process group, a Ctrl-C
+  // on the terminal does not reach it: for commands that stop cleanly on
+  // SIGINT (InterruptGuard) and still need the oracle to finish their work.
+  explicit OracleProcess(const std::vector<std::string>& oracle_args,
+                         bool own_process_group = false);
   // Ends the process if Finish was not called: closes its input and stops it.
   ~OracleProcess();
   OracleProcess(const OracleProcess&) = delete;
@@ -115,8 +118,9 @@ class OracleBatch {
 // baselines, so consecutive requests on one trace parse it once.
 class OracleServer {
  public:
-  // Starts the process. Throws OracleError if it cannot be started.
-  OracleServer();
+  // Starts the process (see OracleProcess for the process group). Throws
+  // OracleError if it cannot be started.
+  explicit OracleServer(bool own_process_group = false);
 
   // simrd's answer (as OracleBatch::Run) for `config` on the log text `log`
   // (its trace_sha256 is that of the text's bytes).

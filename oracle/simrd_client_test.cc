@@ -34,7 +34,8 @@ for line in sys.stdin:
         continue
     if mode == 'die-after-one' and config.get('n') == 1:
         sys.exit(1)
-    print(json.dumps({'config': config, 'pid': os.getpid(), 'argv': sys.argv[1:]}), flush=True)
+    print(json.dumps({'config': config, 'pid': os.getpid(), 'pgid': os.getpgrp(),
+                      'argv': sys.argv[1:]}), flush=True)
 )";
 
 class StandInOracle : public ::testing::Test {
@@ -95,6 +96,15 @@ TEST_F(StandInOracle, AServerSendsEachTraceWithItsRequest) {
       b["config"],
       Json({{"trace", "some.log"}, {"parse", {{"strict_release", true}}}, {"config", {{"n", 1}}}}));
   EXPECT_EQ(a["pid"], b["pid"]);
+}
+
+// fuzz-diff keeps its oracles out of the terminal's process group, so a
+// Ctrl-C reaches dtrcheck only; other commands leave it in dtrcheck's.
+TEST_F(StandInOracle, AServerCanHaveItsOwnProcessGroup) {
+  Mode("echo");
+  OracleServer own(true), shared;
+  EXPECT_NE(own.RunLog("", {}, Json{{"n", 0}})["pgid"], getpgrp());
+  EXPECT_EQ(shared.RunLog("", {}, Json{{"n", 0}})["pgid"], getpgrp());
 }
 
 TEST_F(StandInOracle, MissingSimrdIsItsOwnError) {

@@ -33,7 +33,8 @@ def fuzz(dtrcheck: str, args: List[str]) -> 'subprocess.CompletedProcess[str]':
 
 def summary(p: 'subprocess.CompletedProcess[str]') -> Dict[str, Any]:
     s: Dict[str, Any] = json.loads(p.stdout)
-    for varying in ('seconds', 'cases_per_second', 'jobs', 'command', 'archive'):
+    for varying in ('seconds', 'cases_per_second', 'configurations_per_second', 'jobs', 'command',
+                    'archive'):
         s.pop(varying)
     return s
 

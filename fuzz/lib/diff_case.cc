@@ -13,47 +13,6 @@ namespace dtrcheck {
 
 namespace {
 
-// The names bound before instruction `k` (simrd's external references), in
-// the order they were bound, as CheckBindings follows them.
-std::vector<std::string> BoundBefore(const TraceLog& log, size_t k) {
-  std::vector<std::string> order;
-  std::set<std::string> bound;
-  auto bind = [&](const std::string& n) {
-    if (bound.insert(n).second) order.push_back(n);
-  };
-  bool started = false;
-  for (size_t i = 0; i < k && i < log.instrs.size(); ++i) {
-    const TraceInstr& in = log.instrs[i];
-    if (!started) {
-      started = in.op == TraceOp::kAnnotate && in.name == "START";
-      continue;
-    }
-    switch (in.op) {
-      case TraceOp::kConstant:
-        bind(in.name);
-        break;
-      case TraceOp::kCopy:
-        bind(in.dst);
-        break;
-      case TraceOp::kRelease:
-        if (bound.erase(in.name)) std::erase(order, in.name);
-        break;
-      case TraceOp::kCall:
-        for (const auto& r : in.results) bind(r.name);
-        break;
-      default:
-        break;
-    }
-  }
-  return order;
-}
-
-size_t StartIndex(const TraceLog& log) {
-  for (size_t i = 0; i < log.instrs.size(); ++i)
-    if (log.instrs[i].op == TraceOp::kAnnotate && log.instrs[i].name == "START") return i;
-  return log.instrs.size();
-}
-
 template <typename T>
 const T& Pick(GenRng& rng, const std::vector<T>& v) {
   return v[rng.Below(v.size())];
@@ -94,7 +53,7 @@ class Mutator {
   Int Time() { return static_cast<Int>(rng_.LogUniform(1, 1 << 20)); }
   // A position after START (an insertion point) where some name is bound.
   std::optional<std::pair<size_t, std::vector<std::string>>> Place(size_t min_bound = 1) {
-    size_t start = StartIndex(log_);
+    size_t start = FirstStart(log_);
     if (start >= log_.instrs.size()) return std::nullopt;
     for (int attempt = 0; attempt < 8; ++attempt) {
       size_t k = start + 1 + rng_.Below(log_.instrs.size() - start);
@@ -108,7 +67,7 @@ class Mutator {
   }
   std::vector<size_t> Indices(TraceOp op) const {
     std::vector<size_t> out;
-    for (size_t i = StartIndex(log_) + 1; i < log_.instrs.size(); ++i)
+    for (size_t i = FirstStart(log_) + 1; i < log_.instrs.size(); ++i)
       if (log_.instrs[i].op == op) out.push_back(i);
     return out;
   }
@@ -173,7 +132,7 @@ class Mutator {
       auto releases = Indices(TraceOp::kRelease);
       if (releases.empty()) return false;
       size_t from = Pick(rng_, releases);
-      size_t start = StartIndex(log_);
+      size_t start = FirstStart(log_);
       size_t to = name == "release-late" ? from + 1 + rng_.Below(log_.instrs.size() - from)
                                          : start + 1 + rng_.Below(from - start);
       Move(from, to);
@@ -209,13 +168,13 @@ class Mutator {
       return true;
     }
     if (name == "undefined-release") {
-      size_t start = StartIndex(log_);
+      size_t start = FirstStart(log_);
       size_t k = start + 1 + rng_.Below(log_.instrs.size() - std::min(start, log_.instrs.size()));
       Insert(std::min(k, log_.instrs.size()), {TraceInstr::Release("undefined" + Fresh())});
       return true;
     }
     if (name == "no-start") {
-      size_t start = StartIndex(log_);
+      size_t start = FirstStart(log_);
       if (start >= log_.instrs.size()) return false;
       log_.instrs.erase(log_.instrs.begin() + static_cast<std::ptrdiff_t>(start));
       return true;

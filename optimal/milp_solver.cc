@@ -176,6 +176,15 @@ class Program {
     return std::max(0.0, (objective - computations_) / IntToDouble(tie_break_));
   }
   size_t Rows() const { return row_ub_.size(); }
+  // The objective gap at which the cost (not the tie-break) is proven
+  // minimal. With the tie-break, objective = cost * T + computations, where
+  // computations < T and every solution computes at least the n nodes once.
+  // A solution of cost C-1 or less has objective at most C*T - 1; the best
+  // one found, C*T + c with c >= n, so a bound above C*T - 1 (a gap below
+  // c + 1, which n + 0.999 is) proves no cheaper schedule exists. Proving
+  // the fewest computations among schedules of equal cost is not needed
+  // and can take far longer.
+  double AllowableGap() const { return tie_break_ == 1 ? 0.999 : n_ + 0.999; }
 
   void Load(OsiClpSolverInterface* solver) const {
     std::vector<double> row_lo(row_ub_.size(), -solver->getInfinity());
@@ -340,11 +349,13 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   CbcModel model(solver);
   CbcSolverUsefulData data;
   CbcMain0(model, data);
-  // Costs are integers in cost units: a gap below one unit proves optimality.
+  // Costs are integers in cost units: a gap below one unit proves optimality
+  // (AllowableGap: the cost, not the tie-break among equal costs).
   const std::string seconds = std::to_string(options.time_limit_seconds);
+  const std::string gap = std::to_string(program.AllowableGap());
   const char* argv[] = {
-      "dtrcheck-optimal", "-log", "0",      "-seconds", seconds.c_str(), "-allowableGap", "0.999",
-      "-ratioGap",        "0",    "-solve", "-quit"};
+      "dtrcheck-optimal", "-log",      "0", "-seconds", seconds.c_str(), "-allowableGap",
+      gap.c_str(),        "-ratioGap", "0", "-solve",   "-quit"};
   CbcMain1(
       static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
   result.best_bound =

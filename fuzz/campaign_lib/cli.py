@@ -48,7 +48,20 @@ def add_triage_options(p: argparse.ArgumentParser) -> None:
                    help='a cliff is a factor >= F (default 2)')
     p.add_argument('--cliff-gap', type=float, default=0.01,
                    help='between budgets at most G of the peak apart (default 0.01)')
+    p.add_argument('--optimal', type=float, default=10, metavar='SECONDS',
+                   help='solve the optimum of each archived counterexample at both budgets '
+                        '(dtrcheck check-finding --optimal --record, SECONDS per solve; '
+                        'default 10, 0 to skip): the report then gives the regret')
     p.add_argument('--report', help='also write the markdown report here')
+
+
+def dtrcheck_version(dtrcheck: str) -> str:
+    """`dtrcheck --version`: its version, commit and the simrd commit it reproduces."""
+    try:
+        out = subprocess.run([dtrcheck, '--version'], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f'unknown ({e})'
+    return out.stdout.strip() or f'unknown (exit {out.returncode})'
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -181,11 +194,12 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
               'command': 'fuzz/campaign ' + ' '.join(shlex.quote(a) for a in sys.argv[1:]),
               'cliff_factor': args.cliff_factor, 'cliff_gap': args.cliff_gap,
               'reduce_timeout': args.reduce_timeout, 'oracle': not args.no_oracle,
-              'targets': targets, 'plugins': args.plugin, 'heuristics': args.heuristics}
+              'targets': targets, 'plugins': args.plugin, 'heuristics': args.heuristics,
+              'optimal_seconds': args.optimal, 'version': dtrcheck_version(args.dtrcheck)}
     append_jsonl(findings.campaigns, record)  # time to find counts from here
     claims_before = set(os.listdir(findings.claims))
     triage = Triage(findings, args.archive, args.dtrcheck, fuzz_bin, env, args.reduce_timeout,
-                    oracle=not args.no_oracle, log=log)
+                    oracle=not args.no_oracle, log=log, optimal_seconds=args.optimal)
     runs: list[FuzzerRun] = []
     interrupted = False
     try:

@@ -33,6 +33,18 @@ def _fmt_end(end: Optional[Result]) -> str:
     return s
 
 
+def _fmt_optimum(optimal: Optional[Result]) -> str:
+    """The manifest's "optimal" block (check-finding --optimal --record) as
+    one cell: the heuristic's regret where the optimum is known, and whether
+    the entry is a proven heuristic defect."""
+    if not optimal:
+        return '-'
+    regret = [f"{optimal[end]['regret']:.3f}x" for end in ('lo', 'hi')
+              if 'regret' in optimal.get(end, {})]
+    cell = 'regret ' + ', '.join(regret) if regret else 'optimum not proven'
+    return cell + ('; proven defect' if optimal.get('proven_defect') else '')
+
+
 def finding_rows(archived_results: list[Result],
                  archive_manifests: dict[str, Result]) -> list[dict[str, str]]:
     rows = []
@@ -54,6 +66,8 @@ def finding_rows(archived_results: list[Result],
             'operators': f"{ops.get('before', '?')} -> {ops.get('after', '?')}",
             'simrd': m.get('simrd_status', '?'),
             'found': '?' if r.get('time_to_find') is None else f"{r['time_to_find']:.0f}s",
+            'optimum': _fmt_optimum(m.get('optimal')),
+            'sha256': str(m.get('trace_sha256', '?'))[:16],
             'archive': r.get('archive', ''),
         })
     return rows
@@ -82,7 +96,8 @@ def group_bugs(bugs: list[Result]) -> list[tuple[str, list[Result]]]:
     return sorted(groups.items(), key=lambda kv: -len(kv[1]))
 
 
-COLUMNS = ['kind', 'id', 'config', 'shape', 'budgets', 'runs', 'operators', 'simrd', 'found']
+COLUMNS = ['kind', 'id', 'config', 'shape', 'budgets', 'runs', 'operators', 'simrd', 'found',
+           'optimum']
 
 
 def build(campaign: Result, findings: Findings, archive_manifests: dict[str, Result],
@@ -129,14 +144,20 @@ def build(campaign: Result, findings: Findings, archive_manifests: dict[str, Res
           f"- cliff factor {campaign.get('cliff_factor')}, "
           f"gap {campaign.get('cliff_gap')} of peak; "
           f"reduce limit {campaign.get('reduce_timeout')} s per finding; "
-          f"simrd {'asked' if campaign.get('oracle') else 'not asked'}", '']
+          f"simrd {'asked' if campaign.get('oracle') else 'not asked'}; "
+          + (f"optimum solved with {campaign['optimal_seconds']:g} s per budget"
+             if campaign.get('optimal_seconds') else 'optimum not solved'),
+          f"- dtrcheck: {campaign.get('version', 'unknown')}",
+          f"- started {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(campaign['start']))}; "
+          "each archived trace's SHA-256 (first 16 digits) is in the table, the whole digest "
+          'in its manifest', '']
     md += ['## Fuzzers', ''] + [f'- {line}' for line in fuzz_lines] + ['']
     md += ['## Triage', '',
            f"{campaign.get('claims_new', 0)} new claims; {len(done)} items triaged: "
            + (', '.join(f'{n} {s}' for s, n in sorted(by_status.items())) or 'none')
            + f'; {pending} pending (`fuzz/campaign triage` continues them).', '']
     md += ['## Archived counterexamples', '']
-    md += [markdown_table(rows, COLUMNS + ['archive']), ''] if rows else ['None.', '']
+    md += [markdown_table(rows, COLUMNS + ['sha256', 'archive']), ''] if rows else ['None.', '']
     if bugs or disagree:
         md += ['## Bugs', '']
         md += [f"- {len(g)} artifact(s): `{g[0].get('detail', '')}` — "

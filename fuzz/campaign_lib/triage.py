@@ -51,7 +51,7 @@ def rel(path: str) -> str:
 class Triage:
     def __init__(self, findings: Findings, archive: str, dtrcheck: str, fuzz_bin: str,
                  env: Dict[str, str], reduce_timeout: float, oracle: bool = True,
-                 log: Callable[[str], None] = print) -> None:
+                 log: Callable[[str], None] = print, optimal_seconds: float = 0) -> None:
         self.findings = findings
         self.archive = os.path.abspath(archive)
         self.dtrcheck = dtrcheck
@@ -60,6 +60,7 @@ class Triage:
         self.reduce_timeout = reduce_timeout
         self.oracle = oracle
         self.log = log
+        self.optimal_seconds = optimal_seconds
         # claim id -> (decode json, finding) of pending claims
         self.decoded: Dict[str, Tuple[Json, Optional[Json]]] = {}
 
@@ -191,6 +192,7 @@ class Triage:
             self.log(f'triage {cid}: archived {added["archive"]} '
                      f'({added["operators"]["before"]} -> {added["operators"]["after"]} '
                      f'operators, simrd: {added["simrd_status"]})')
+            self.record_optimum(cid, os.path.join(ROOT, added['archive']))
             return self.finish(cid, dict(base, status='archived', archive=added['archive'],
                                          time_to_find=time_to_find,
                                          operators=added['operators'],
@@ -220,6 +222,21 @@ class Triage:
             result: Json = json.loads(out.stdout)
             return result
         return {'status': 'archive-failed', 'detail': (out.stderr or out.stdout).strip()}
+
+    def record_optimum(self, cid: str, entry: str) -> None:
+        """The optimum at both budgets and the heuristic's regret, kept in the
+        archived manifest (`check-finding --optimal --record`); a solve that
+        fails or is interrupted leaves the entry as archived, without them."""
+        if self.optimal_seconds <= 0:
+            return
+        cmd = [self.dtrcheck, 'check-finding', entry, '--optimal', '--record',
+               '--time-limit', repr(self.optimal_seconds)]
+        try:
+            out = subprocess.run(cmd, env=self.env, capture_output=True, text=True, cwd=ROOT)
+        except KeyboardInterrupt:
+            raise Interrupted()
+        line = next((ln.strip() for ln in out.stdout.splitlines() if 'optimal:' in ln), '')
+        self.log(f'triage {cid}: {line or "optimum not recorded: " + out.stderr.strip()}')
 
     # ----- libFuzzer artifacts ---------------------------------------------
     def triage_artifact(self, item: str, target: str, path: str) -> Json:

@@ -84,12 +84,24 @@ def main() -> None:
             d = os.path.join(archive, kind, cid)
             check(os.path.isdir(d), f'{d} not archived')
             with open(os.path.join(d, 'manifest.json')) as f:
-                check_manifest(json.load(f), cid, kind, data)
+                m = json.load(f)
+            check_manifest(m, cid, kind, data)
+            # The campaign's default --optimal 10 solved both budgets.
+            opt = m.get('optimal', {})
+            check('verdict' in opt and all(e in opt for e in m['budgets']),
+                  f'optimum recorded at both budgets: {opt}')
             r = subprocess.run([args.dtrcheck, 'check-finding', os.path.join(d, 'manifest.json')],
                                capture_output=True, text=True)
             check(r.returncode == 0 and 'still holds' in r.stdout, f'check-finding: {r.stdout}')
         check(not glob.glob(os.path.join(archive, '*', '.tmp-*')),
               'temporary archive directories left')
+        with open(os.path.join(findings, 'report.md')) as f:
+            text = f.read()
+        version = subprocess.run([args.dtrcheck, '--version'], capture_output=True,
+                                 text=True).stdout.strip()
+        check(f'- dtrcheck: {version}' in text, 'report names the dtrcheck and simrd commits')
+        check('| optimum |' in text and ('regret ' in text or 'not proven' in text),
+              'report gives the optimum of the archived entries')
 
         # Same signature again: a duplicate, and the archive is untouched.
         inversion = os.path.join(archive, 'inversion', 'e2b54e03539e3bdd', 'manifest.json')

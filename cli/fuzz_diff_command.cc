@@ -241,10 +241,11 @@ Action AddFuzzDiffCommand(CLI::App& app) {
                         << unavailable << "\n";
               return kExitNoOracle;
             }
-            if (!oracle_error.empty() && !guard.interrupted()) {
-              std::cerr << "dtrcheck fuzz-diff: " << oracle_error << "\n";
-              return 1;
-            }
+            // An oracle that failed (a crash, a line that is not JSON) ends
+            // its thread; what finished is still summarized, and the exit
+            // code is 1. After Ctrl-C such an error is only the interruption.
+            bool failed = !oracle_error.empty() && !guard.interrupted();
+            if (failed) std::cerr << "dtrcheck fuzz-diff: " << oracle_error << "\n";
             // Only the prefix of consecutive finished cases counts: the same
             // cases whatever the threads did.
             uint64_t done = first;
@@ -283,6 +284,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
                             {"known_divergences", known},
                             {"archive", o->archive},
                             {"interrupted", guard.interrupted()},
+                            {"oracle_error", failed ? Json(oracle_error) : Json(nullptr)},
                             {"dtrcheck_commit", DTRCHECK_COMMIT},
                             {"simrd_commit", DTRCHECK_SIMRD_COMMIT},
                             {"command", CommandLine()}};
@@ -314,7 +316,7 @@ Action AddFuzzDiffCommand(CLI::App& app) {
               std::cout << "\n";
             }
             if (guard.interrupted()) return kExitInterrupted;
-            return divergences.empty() ? 0 : 1;
+            return divergences.empty() && !failed ? 0 : 1;
           }};
 }
 

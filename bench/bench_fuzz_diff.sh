@@ -12,15 +12,16 @@ cd "$(dirname "$0")/.."
 cases=${1:-300}; jobs=${2:-2}; seed=${3:-1}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# A wrapper oracle that keeps a copy of every request (for the simrd-only replay).
-printf '#!/bin/bash\ntee -a "%s/requests.jsonl" | python3 "%s/oracle/simrd_oracle.py" "$@"\n' \
+# A wrapper oracle that keeps a copy of every request (for the simrd-only
+# replay), one file per process: two appending to one file interleave lines.
+printf '#!/bin/bash\ntee "%s/requests.$$.jsonl" | python3 "%s/oracle/simrd_oracle.py" "$@"\n' \
   "$out" "$PWD" > "$out/oracle.sh"
 cmd=(build/bin/dtrcheck fuzz-diff --cases "$cases" -j "$jobs" --seed "$seed" --json
      --archive "$out/archive")
 PYTHON=bash DTRCHECK_ORACLE="$out/oracle.sh" /usr/bin/time -f "%e %U %S" -o "$out/time" \
   "${cmd[@]}" > "$out/summary.json" || true
 /usr/bin/time -f "%U %S" -o "$out/simrd.time" \
-  python3 oracle/simrd_oracle.py serve < "$out/requests.jsonl" > /dev/null
+  bash -c "cat '$out'/requests.*.jsonl | python3 oracle/simrd_oracle.py serve > /dev/null"
 python3 - "$out" "${cmd[*]}" <<'PY'
 import json, sys
 out, cmd = sys.argv[1:]

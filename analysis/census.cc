@@ -24,6 +24,20 @@ double Fraction(const SweepPoint& p) {
   return IntToDouble(p.budget()) / IntToDouble(p.record.baseline.peak);
 }
 
+// A cliff is two budgets at most the window apart: on a grid coarser than
+// the window (the census grid steps 0.005, scan's window is 0.001 of peak)
+// no two points could form one, and the census would report "no cliffs"
+// whatever the curve. As `scan` does for its grid, the window is widened to
+// the grid's step: the smallest gap between adjacent ratios.
+double CliffWindowForGrid(const std::vector<SweepPoint>& points, double window) {
+  double step = 0;
+  for (size_t i = 1; i < points.size(); ++i) {
+    const double gap = Fraction(points[i]) - Fraction(points[i - 1]);
+    if (gap > 0 && (step == 0 || gap < step)) step = gap;
+  }
+  return std::max(window, step * 1.001);  // adjacent gaps differ by a floored byte
+}
+
 }  // namespace
 
 CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,
@@ -55,6 +69,7 @@ CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Basel
   if (row.ok) row.mean_overhead = sum / static_cast<double>(row.ok);
   ScanSettings settings;  // scan's defaults, diagnosing each inversion's failed end
   settings.jobs = jobs;
+  settings.cliff_fraction = CliffWindowForGrid(points, settings.cliff_fraction);
   ScanResult scan = AnalyzeSweep(graph, config, baseline, std::move(points), settings);
   for (const ScanFinding& f : scan.findings) {
     switch (f.found.kind) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Bad input to `dtrcheck run`: one clear error naming file and line, exit
 code 2, nothing on stdout; unknown names list the valid ones."""
+import json
 import os
 import subprocess
 import sys
@@ -122,9 +123,18 @@ with tempfile.TemporaryDirectory() as d:
                           + rel + rel + rel)
     p = subprocess.run([dtrcheck, 'run', good, '--budget', '1000', '--json'],
                        capture_output=True, text=True)
-    if not (p.returncode == 2 and p.stdout == '' and 'at log line 7)' in p.stderr):
+    err = json.loads(p.stderr) if p.stderr.startswith('{') else {}
+    if not (p.returncode == 2 and p.stdout == '' and 'at log line 7)' in p.stderr
+            and err.get('file') == good and err.get('line') == 7):
         failed += 1
         print('FAIL release twice', p.returncode, p.stdout, p.stderr)
-    extra = len(OPTIONS) + 5
+    # ... and in text, FILE:LINE first, as every other bad input.
+    p = subprocess.run([dtrcheck, 'run', good, '--budget', '1000'],
+                       capture_output=True, text=True)
+    if not (p.returncode == 2 and p.stdout == ''
+            and p.stderr.startswith(f'dtrcheck run: {good}:7: simrd cannot replay')):
+        failed += 1
+        print('FAIL release twice, text', p.returncode, p.stdout, p.stderr)
+    extra = len(OPTIONS) + 6
 print(f'{len(CASES) + 2 + extra - failed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -4,6 +4,7 @@
 // census is sharded, resumed and merged exactly as a sweep; this command
 // only reads the records (shards may be given directly: they are merged as
 // `sweep --merge` merges them) and writes the tables and plots.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -57,7 +58,7 @@ int RunCensus(const CensusOptions& o) {
     const std::vector<RunRecord> records = MergeSweepRecords(files);
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
     const Graph graph = ParseTraceFile(trace);
-    traces.push_back(trace);
+    if (std::find(traces.begin(), traces.end(), trace) == traces.end()) traces.push_back(trace);
     // One policy per heuristic and seed, in the records' order.
     std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
     std::map<std::string, size_t> at;

@@ -70,6 +70,22 @@ with tempfile.TemporaryDirectory() as d:
     out = sh([dtrcheck, 'census', 'no-equals-sign'], expect=2)
     if 'TRACE=RECORDS' not in out:
         failed.append(f'bad input message: {out!r}')
+# The committed LSTM records (corpus/census, overhead limit 8, grid step
+# 0.005): the study's regime cliffs (ratio 0.26-0.28) are there, so the
+# census must find DTR's, its cliff window widened to the grid step; with
+# scan's 0.001 window it reported none.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+lstm = os.path.join(ROOT, 'corpus', 'census', 'records', 'lstm-limit8.jsonl')
+if subprocess.run([dtrcheck, 'trace-path', 'lstm'], capture_output=True).returncode == 0:
+    with tempfile.TemporaryDirectory() as d, open(lstm) as src:
+        only_dtr = os.path.join(d, 'dtr.jsonl')  # the records hold plugin policies too
+        with open(only_dtr, 'w') as dst:
+            dst.writelines(r for r in src if json.loads(r)['heuristic'] == 'DTR')
+        sh([dtrcheck, 'census', f'lstm={only_dtr}', '--csv', os.path.join(d, 'l.csv')])
+        with open(os.path.join(d, 'l.csv')) as table:
+            dtr = [r for r in csv.DictReader(table) if r['policy'] == 'DTR' and r['trace'] == 'lstm']
+        if not (dtr and int(dtr[0]['cliffs']) > 0):
+            failed.append(f'no DTR cliff in the LSTM census at limit 8: {dtr}')
 for f in failed:
     print('FAIL', f)
 sys.exit(1 if failed else 0)

@@ -16,6 +16,7 @@
 #include "cli/provenance.h"
 #include "cli/suggest.h"
 #include "cli/sweep_commands.h"
+#include "cli/trace_argument.h"
 #include "cli/trace_commands.h"
 #include "io/json_fields.h"
 #include "sim/parse.h"
@@ -106,9 +107,15 @@ int main(int argc, char** argv) {
     return style.Report(e.what());
   } catch (const dtrcheck::SimrdAssertion& e) {
     // Outside a recorded run (e.g. in the unbounded baseline run): the trace
-    // is one that simrd itself cannot replay.
-    return style.Report(std::string("simrd cannot replay this trace (its assertion fails: ") +
-                        e.what() + ")");
+    // is one that simrd itself cannot replay. FILE:LINE when the command
+    // read one trace and the line is known.
+    const auto& traces = dtrcheck::ResolvedTraces();
+    const bool located = e.line > 0 && traces.size() == 1;
+    const std::string where =
+        located ? traces.front() + ":" + std::to_string(e.line) + ": " : std::string();
+    return style.Report(
+        where + "simrd cannot replay this trace (its assertion fails: " + e.what() + ")",
+        located ? traces.front() : "", located ? e.line : 0);
   } catch (const std::exception& e) {
     return style.Report(std::string("internal error: ") + e.what(), "", 0, 1);
   }

@@ -7,7 +7,9 @@
 #include "analysis/format.h"
 #include "analysis/sweep.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/number_option.h"
+#include "cli/progress.h"
 #include "optimal/regret.h"
 #include "optimal/smallest_budget.h"
 #include "sim/parse.h"
@@ -63,7 +65,17 @@ Action AddOptimalCommand(CLI::App& app) {
         if (*smallest) {
           Int everything = problem.fixed_at_end;
           for (const RematUnit& u : problem.units) everything += u.size;
-          least = SmallestFeasibleBudget(problem, r.optimum.compute ? budget : everything, options);
+          const Int hi = r.optimum.compute ? budget : everything;
+          // Each step halves the bracket: about log2 of it solves, plus two.
+          size_t steps = 2;
+          for (Int w = hi - problem.fixed_at_end; w > 1; w /= 2) ++steps;
+          ProgressBar bar("smallest budget", steps);
+          InterruptGuard guard;
+          BisectionHooks hooks;
+          hooks.cancel = guard.flag();
+          hooks.on_step = [&](const SmallestBudget& s) { bar.Update(s.solves); };
+          least = SmallestFeasibleBudget(problem, hi, options, hooks);
+          bar.Clear();
         }
         if (*json) {
           Json j = RegretToJson(r);
@@ -80,7 +92,11 @@ Action AddOptimalCommand(CLI::App& app) {
                 {"budget", least->budget ? IntJson(*least->budget) : Json()},
                 {"ratio", least->budget ? Json(TrueDivide(*least->budget, baseline.peak)) : Json()},
                 {"solves", least->solves},
-                {"seconds", least->seconds}};
+                {"seconds", least->seconds},
+                {"bracket",
+                 {{"infeasible", IntJson(least->infeasible)},
+                  {"feasible", least->feasible ? IntJson(*least->feasible) : Json()}}},
+                {"interrupted", least->cancelled}};
           std::cout << j.dump() << "\n";
         } else {
           std::cout << "optimum     " << DescribeOptimum(r) << "\n"
@@ -117,8 +133,13 @@ Action AddOptimalCommand(CLI::App& app) {
               std::cout << IntToString(*least->budget) << " bytes (ratio "
                         << Fixed(TrueDivide(*least->budget, baseline.peak), 4)
                         << " of peak): one byte less and no schedule fits";
+            else if (least->cancelled)
+              std::cout << "not found: interrupted";
             else
               std::cout << "not found (a solve was not proven within the time limit)";
+            if (!least->budget && least->feasible)
+              std::cout << "; it lies in (" << IntToString(least->infeasible) << ", "
+                        << IntToString(*least->feasible) << "]";
             std::cout << ", " << least->solves << " solves, " << Fixed(least->seconds, 2) << " s\n";
           }
         }
@@ -127,6 +148,7 @@ Action AddOptimalCommand(CLI::App& app) {
                     << r.check.error << "\n";
           return 1;
         }
+        if (least && least->cancelled) return kExitInterrupted;
         return 0;
       }};
 }

@@ -6,11 +6,21 @@
 
 namespace dtrcheck {
 
+namespace {
+std::vector<std::string>& Resolved() {
+  static std::vector<std::string> resolved;
+  return resolved;
+}
+}  // namespace
+
+const std::vector<std::string>& ResolvedTraces() { return Resolved(); }
+
 CLI::Validator TraceArgument() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
         try {
           value = ResolveTraceArgument(value);
+          Resolved().push_back(value);
         } catch (const TraceLocateError& e) {
           return e.what();  // CLI11 reports it as "TRACE: <message>"
         }

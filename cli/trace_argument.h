@@ -6,6 +6,9 @@
 #ifndef DTRCHECK_CLI_TRACE_ARGUMENT_H_
 #define DTRCHECK_CLI_TRACE_ARGUMENT_H_
 
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace dtrcheck {
@@ -15,6 +18,11 @@ CLI::Validator TraceArgument();
 
 // The help text of a TRACE argument (names the public traces).
 std::string TraceArgumentHelp();
+
+// The files the TRACE arguments of this command line resolved to, in order:
+// an error found while running a trace (a simrd assertion at line N) is
+// reported as FILE:N when the command read one trace.
+const std::vector<std::string>& ResolvedTraces();
 
 }  // namespace dtrcheck
 

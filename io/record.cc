@@ -45,6 +45,8 @@ Json ConfigToJson(const RunConfig& c) {
     j["budget"] = IntJson(*c.budget);
   if (c.overhead_limit)
     j["overhead_limit"] = *c.overhead_limit;
+  else if (c.remat_limit_float)
+    j["remat_limit"] = *c.remat_limit_float;
   else if (c.remat_limit)
     j["remat_limit"] = IntJson(*c.remat_limit);
   if (c.seed) j["seed"] = IntJson(*c.seed);
@@ -63,8 +65,11 @@ RunConfig ConfigFromJson(const Json& json) {
   c.budget = j.OptionalInteger("budget");
   if (c.ratio && c.budget) j.Fail("budget", "no budget beside a ratio");
   c.overhead_limit = j.OptionalNumber("overhead_limit");
-  c.remat_limit = j.OptionalInteger("remat_limit");
-  if (c.overhead_limit && c.remat_limit)
+  if (j.Has("remat_limit") && !j.Value("remat_limit").is_number_integer())
+    c.remat_limit_float = j.OptionalNumber("remat_limit");
+  else
+    c.remat_limit = j.OptionalInteger("remat_limit");
+  if (c.overhead_limit && (c.remat_limit || c.remat_limit_float))
     j.Fail("remat_limit", "no remat_limit beside an overhead_limit");
   c.seed = j.OptionalInteger("seed");
   c.stats = j.OptionalBool("stats").value_or(false);
@@ -138,6 +143,7 @@ RunRecord RecordFromJson(const Json& json) {
       // The record keeps the limit, not the --overhead-limit that produced
       // it; RecordToJson prints only the limit.
       r.remat_limit_float = j.Number("remat_limit");
+      r.config.remat_limit_float = r.remat_limit_float;
     }
   }
   j.Nullable("seed");

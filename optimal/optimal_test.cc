@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include "optimal/milp_solver.h"
 #include "optimal/remat_problem.h"
 #include "optimal/schedule.h"
+#include "optimal/smallest_budget.h"
 #include "sim/parse.h"
 #include "traces/synthetic/generators.h"
 
@@ -154,6 +156,34 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
   }
   EXPECT_GT(compared, 200);
   EXPECT_GT(feasible, 100);
+}
+
+// A bisection stopped after a few solves (Ctrl-C in `optimal
+// --smallest-budget`) says so and keeps its bracket, which holds the
+// answer the whole bisection finds.
+TEST(Optimal, CancelledBisectionKeepsItsBracket) {
+  const auto traces = SmallTraces(14);
+  ASSERT_FALSE(traces.empty());
+  const Graph& g = traces.front().second;
+  RematProblem p = MakeRematProblem(g);
+  const Int peak = RunBaseline(g, "RuntimeV2EagerOptimized").peak;
+  SmallestBudget whole = SmallestFeasibleBudget(p, peak);
+  ASSERT_TRUE(whole.budget.has_value());
+  ASSERT_GT(whole.solves, 3);
+  std::atomic<bool> cancel{false};
+  BisectionHooks hooks;
+  hooks.cancel = &cancel;
+  int steps = 0;
+  hooks.on_step = [&](const SmallestBudget&) { cancel = ++steps == 3; };
+  SmallestBudget part = SmallestFeasibleBudget(p, peak, {}, hooks);
+  EXPECT_TRUE(part.cancelled);
+  EXPECT_FALSE(part.budget.has_value());
+  EXPECT_EQ(part.solves, 3);
+  ASSERT_TRUE(part.feasible.has_value());
+  EXPECT_TRUE(part.infeasible < *whole.budget && *whole.budget <= *part.feasible)
+      << IntToString(part.infeasible) << " " << IntToString(*whole.budget);
+  EXPECT_FALSE(whole.cancelled);
+  EXPECT_TRUE(whole.feasible == whole.budget);
 }
 
 }  // namespace

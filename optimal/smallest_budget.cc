@@ -4,16 +4,26 @@
 
 namespace dtrcheck {
 
-SmallestBudget SmallestFeasibleBudget(const RematProblem& p, Int hi,
-                                      const OptimalOptions& options) {
+SmallestBudget SmallestFeasibleBudget(const RematProblem& p, Int hi, const OptimalOptions& options,
+                                      const BisectionHooks& hooks) {
   const auto started = std::chrono::steady_clock::now();
   SmallestBudget out;
-  // Feasible, infeasible, or nullopt when the solver proved neither in time.
+  out.infeasible = p.fixed_at_end - 1;
+  // Feasible, infeasible, or nullopt when the solver proved neither in time
+  // (or the bisection was cancelled before it).
   auto feasible = [&](Int b) -> std::optional<bool> {
+    if (hooks.cancel && hooks.cancel->load()) {
+      out.cancelled = true;
+      return std::nullopt;
+    }
     ++out.solves;
     OptimalStatus s = SolveOptimal(p, b, options).status;
     if (s == OptimalStatus::kNotProven) return std::nullopt;
-    return s != OptimalStatus::kInfeasible;
+    const bool fits = s != OptimalStatus::kInfeasible;
+    if (fits && (!out.feasible || b < *out.feasible)) out.feasible = b;
+    if (!fits && b > out.infeasible) out.infeasible = b;
+    if (hooks.on_step) hooks.on_step(out);
+    return fits;
   };
   auto finish = [&]() {
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -5,6 +5,8 @@
 #ifndef DTRCHECK_OPTIMAL_SMALLEST_BUDGET_H_
 #define DTRCHECK_OPTIMAL_SMALLEST_BUDGET_H_
 
+#include <atomic>
+#include <functional>
 #include <optional>
 
 #include "optimal/milp_solver.h"
@@ -16,12 +18,27 @@ struct SmallestBudget {
   std::optional<Int> budget;  // none: `hi` infeasible, or a solve neither proven way in time
   int solves = 0;
   double seconds = 0;
+  // The bracket so far: infeasible at `infeasible` (or nothing is known
+  // below the constants), feasible at `feasible`. When the bisection ends
+  // early (cancelled, or a solve not proven), the answer lies in
+  // (infeasible, feasible].
+  Int infeasible = 0;
+  std::optional<Int> feasible;
+  bool cancelled = false;
+};
+
+struct BisectionHooks {
+  // Polled between solves: when it is set, the bisection stops with its bracket.
+  const std::atomic<bool>* cancel = nullptr;
+  // After each solve: the bracket so far.
+  std::function<void(const SmallestBudget&)> on_step;
 };
 
 // Bisects between the constants alone (no schedule fits below them) and
 // `hi`, which should be feasible (every unit resident at once always is).
 SmallestBudget SmallestFeasibleBudget(const RematProblem& p, Int hi,
-                                      const OptimalOptions& options = {});
+                                      const OptimalOptions& options = {},
+                                      const BisectionHooks& hooks = {});
 
 }  // namespace dtrcheck
 

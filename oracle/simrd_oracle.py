@@ -166,8 +166,10 @@ def normalize_config(raw: dict[str, Any]) -> Config:
         if not _is_num(c['overhead_limit']):
             raise ConfigError('overhead_limit must be a number')
         c['overhead_limit'] = float(c['overhead_limit'])
-    if c['remat_limit'] is not None and not _is_int(c['remat_limit']):
-        raise ConfigError('remat_limit must be an integer')
+    # An integer, or the float an overhead limit gave (as a record keeps it:
+    # a record read back runs again under exactly that limit).
+    if c['remat_limit'] is not None and not _is_num(c['remat_limit']):
+        raise ConfigError('remat_limit must be a number')
     if c['seed'] is not None and not _is_int(c['seed']):
         raise ConfigError('seed must be an integer')
     if c['costs_at'] is not None and (not _is_int(c['costs_at']) or c['costs_at'] < 0):

@@ -189,9 +189,10 @@ void Runtime::RunSchedule() {
     // simrd's traceback shows where in the log it was; the message names
     // the line of the command that tripped the assertion.
     const int32_t line = graph_.schedule[i].line;
-    throw SimrdAssertion(std::string(e.what()) +
-                         (line > 0 ? " (at log line " + std::to_string(line) + ")"
-                                   : " (at the end of the log, pinning the outputs)"));
+    throw SimrdAssertion(
+        std::string(e.what()) + (line > 0 ? " (at log line " + std::to_string(line) + ")"
+                                          : " (at the end of the log, pinning the outputs)"),
+        line);
   }
 }
 

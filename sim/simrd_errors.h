@@ -4,6 +4,7 @@
 #define DTRCHECK_SIM_SIMRD_ERRORS_H_
 
 #include <stdexcept>
+#include <string>
 
 namespace dtrcheck {
 
@@ -16,7 +17,12 @@ struct RematExceeded {};
 // that an input on which simrd would crash is reported instead of silently
 // diverging.
 struct SimrdAssertion : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit SimrdAssertion(const std::string& what, int line = 0)
+      : std::runtime_error(what), line(line) {}
+  // The log line of the command that tripped it (Runtime::RunSchedule sets
+  // it; 0 when unknown or at the end of the log), so that an error report
+  // can name FILE:LINE.
+  int line;
 };
 
 }  // namespace dtrcheck

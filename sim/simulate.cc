@@ -80,6 +80,9 @@ RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& 
   if (config.overhead_limit) {
     rec.remat_limit_float = IntToDouble(baseline.compute) * (*config.overhead_limit - 1.0);
     options.remat_limit = rec.remat_limit_float;
+  } else if (config.remat_limit_float) {
+    rec.remat_limit_float = *config.remat_limit_float;
+    options.remat_limit = rec.remat_limit_float;
   } else if (config.remat_limit) {
     rec.remat_limit_int = *config.remat_limit;
     options.remat_limit_int = rec.remat_limit_int;

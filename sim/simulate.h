@@ -24,10 +24,14 @@ struct RunConfig {
   std::string runtime = "RuntimeV2EagerOptimized";
   std::string heuristic = "DTR";
   std::string baseline_runtime = "RuntimeV2EagerOptimized";
-  std::optional<Int> budget;                                 // bytes
-  std::optional<double> ratio;                               // of the baseline peak
-  std::optional<double> overhead_limit;                      // remat_limit = compute * (X - 1)
-  std::optional<Int> remat_limit;                            // absolute
+  std::optional<Int> budget;             // bytes
+  std::optional<double> ratio;           // of the baseline peak
+  std::optional<double> overhead_limit;  // remat_limit = compute * (X - 1)
+  std::optional<Int> remat_limit;        // absolute
+  // The float limit an overhead limit gave, as a record keeps it: a record
+  // read back (io/record) runs again under the same limit (exactly the same
+  // float), not unlimited.
+  std::optional<double> remat_limit_float;
   std::optional<Int> seed;                                   // random.seed(S) for RandomStorage
   bool stats = false;                                        // per-storage statistics in the record
   int64_t perturb_eviction = -1;                             // testing aid, see RuntimeOptions

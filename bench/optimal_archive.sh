@@ -12,7 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dtrcheck=${1:-build/bin/dtrcheck}
 limit=${2:-60}
-for m in corpus/{inversion,cliff,pinned-oom}/*/manifest.json; do
+# Smallest traces first: an interrupted run has solved the most entries.
+entries=$(python3 -c '
+import glob, json
+ms = glob.glob("corpus/inversion/*/manifest.json") + glob.glob("corpus/cliff/*/manifest.json") \
+    + glob.glob("corpus/pinned-oom/*/manifest.json")
+print("\n".join(sorted(ms, key=lambda m: (json.load(open(m))["operators"]["after"], m))))')
+for m in $entries; do
   "$dtrcheck" check-finding "$(dirname "$m")" --optimal --record --time-limit "$limit" >/dev/null
   printf '.' >&2
 done

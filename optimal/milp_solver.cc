@@ -11,7 +11,6 @@
 #include <coin/CbcModel.hpp>
 #include <coin/CbcSolver.hpp>
 #include <coin/CoinPackedMatrix.hpp>
-#include <coin/CoinPackedVector.hpp>
 #include <coin/OsiClpSolverInterface.hpp>
 
 namespace dtrcheck {
@@ -188,8 +187,13 @@ class Program {
 
   void Load(OsiClpSolverInterface* solver) const {
     std::vector<double> row_lo(row_ub_.size(), -solver->getInfinity());
-    CoinPackedMatrix matrix = matrix_;
-    matrix.setDimensions(static_cast<int>(row_ub_.size()), static_cast<int>(obj_.size()));
+    std::vector<int> lengths(row_ub_.size());
+    for (size_t r = 0; r < lengths.size(); ++r)
+      lengths[r] = static_cast<int>(row_start_[r + 1] - row_start_[r]);
+    // Row-ordered (colordered = false): major dimension = rows.
+    CoinPackedMatrix matrix(false, static_cast<int>(obj_.size()), static_cast<int>(row_ub_.size()),
+                            static_cast<CoinBigIndex>(row_col_.size()), row_coef_.data(),
+                            row_col_.data(), row_start_.data(), lengths.data());
     solver->loadProblem(matrix, col_lo_.data(), col_up_.data(), obj_.data(), row_lo.data(),
                         row_ub_.data());
     for (size_t c = 0; c < obj_.size(); ++c) solver->setInteger(static_cast<int>(c));
@@ -270,14 +274,19 @@ class Program {
     col_up_.push_back(up);
     return static_cast<int>(obj_.size() - 1);
   }
+  // Rows are kept as one compressed array and become a CoinPackedMatrix
+  // once, in Load: appending to a CoinPackedMatrix row by row copies it
+  // again and again (minutes, and a gigabyte, at 100 operators).
   void Row(const std::vector<std::pair<int, double>>& terms, double upper) {
-    CoinPackedVector row;
     std::map<int, double> merged;
     for (const auto& [col, coef] : terms)
       if (col >= 0) merged[col] += coef;
     for (const auto& [col, coef] : merged)
-      if (coef != 0) row.insert(col, coef);
-    matrix_.appendRow(row);
+      if (coef != 0) {
+        row_col_.push_back(col);
+        row_coef_.push_back(coef);
+      }
+    row_start_.push_back(static_cast<CoinBigIndex>(row_col_.size()));
     row_ub_.push_back(upper);
   }
 
@@ -288,7 +297,9 @@ class Program {
   std::vector<std::vector<int>> users_;
   std::map<Key, int> r_, s_, a_, free_;
   std::vector<double> obj_, col_lo_, col_up_, row_ub_;
-  CoinPackedMatrix matrix_{false, 0, 0};
+  std::vector<CoinBigIndex> row_start_{0};  // row r: [row_start_[r], row_start_[r + 1])
+  std::vector<int> row_col_;
+  std::vector<double> row_coef_;
 };
 
 }  // namespace

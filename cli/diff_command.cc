@@ -131,7 +131,7 @@ Action AddDiffCommand(CLI::App& app) {
           }
         }
         bool streams_differ = first < n || log.size() != ours.evictions.size();
-        std::vector<std::string> fields = DifferingFields(*simrd, mine, opts->config.heuristic);
+        std::vector<AnswerDifference> fields = CompareAnswers(*simrd, mine, opts->config.heuristic);
         Json v = {{"verdict", !streams_differ && fields.empty() ? "identical" : "divergent"},
                   {"status", mine["status"]},
                   {"clock", mine["clock"]},
@@ -163,9 +163,7 @@ Action AddDiffCommand(CLI::App& app) {
           v["first_divergent_eviction"] = d;
         }
         for (const auto& f : fields)
-          v["fields"].push_back({{"field", f},
-                                 {"simrd", simrd->contains(f) ? (*simrd)[f].dump() : "(absent)"},
-                                 {"dtrcheck", mine.contains(f) ? mine[f].dump() : "(absent)"}});
+          v["fields"].push_back({{"field", f.field}, {"simrd", f.simrd}, {"dtrcheck", f.dtrcheck}});
         if (*json)
           std::cout << v.dump(2) << "\n";
         else

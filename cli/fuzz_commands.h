@@ -21,6 +21,11 @@ Action AddCheckFindingCommand(CLI::App& app);
 // simrd when installed) and files it atomically as DIR/<kind>/<id>/.
 Action AddArchiveCommand(CLI::App& app);
 
+// fuzz-diff [--time S | --cases N] [--seed N] [--archive DIR] [-j N]:
+// differential fuzzing against simrd (fuzz/lib/diff_fuzz.h); --replay DIR
+// replays its archive.
+Action AddFuzzDiffCommand(CLI::App& app);
+
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_CLI_FUZZ_COMMANDS_H_

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddScanCommand(app),       dtrcheck::AddReproduceCommand(app),
       dtrcheck::AddFuzzDecodeCommand(app), dtrcheck::AddCheckFindingCommand(app),
       dtrcheck::AddArchiveCommand(app),    dtrcheck::AddCensusCommand(app),
-      dtrcheck::AddOptimalCommand(app),
+      dtrcheck::AddOptimalCommand(app),    dtrcheck::AddFuzzDiffCommand(app),
   };
   try {
     app.parse(argc, argv);

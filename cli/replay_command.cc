@@ -23,10 +23,17 @@ struct Case {
   Json config;        // as recorded, for messages
   RunConfig run;      // the same, read (io/record.h)
   Json expected;
+  std::optional<ParseOptions> parse;  // "parse", when the line gives it
+  // Graphs and baselines are shared by cases with the same key.
+  std::string GraphKey() const {
+    return trace + (parse ? " " + ParseOptionsToJson(*parse).dump() : "");
+  }
 };
 
 // One line of a corpus: {"trace", "trace_sha256", "trace_file"?, "config",
-// "record", "command"} (oracle/record_corpus.py). Throws FieldError.
+// "record", "command", "parse"?} (oracle/record_corpus.py; "parse", the
+// parse options as io/record.h writes them, in the differential fuzzer's
+// archive). Throws FieldError.
 Case ReadCase(const std::string& file, const Json& line) {
   JsonFields j(line);
   Case c;
@@ -44,30 +51,32 @@ Case ReadCase(const std::string& file, const Json& line) {
   c.config = j.Object("config").json();
   c.run = ConfigFromJson(c.config);
   c.expected = j.Object("record").json();
+  if (j.Has("parse")) c.parse = ParseOptionsFromJson(j.Object("parse").json());
   return c;
 }
 
 // The outcome of one case: empty when it matches simrd.
 std::string CheckCase(const Case& c, const Graph& graph, const Baseline& baseline) {
   const RunConfig& rc = c.run;
-  bool simrd_refused = c.expected.contains("error") && !c.expected.contains("status");
-  RunRecord rec;
+  Json ours;
+  std::optional<RunRecord> rec;
   try {
     rec = Simulate(graph, rc, baseline);
   } catch (const std::invalid_argument& e) {
-    if (simrd_refused) return "";
-    return std::string("dtrcheck refused a configuration simrd ran: ") + e.what();
+    ours = {{"error", e.what()}};
   }
-  if (simrd_refused)
-    return "dtrcheck ran a configuration simrd refused: " + c.expected["error"].dump();
-  Json ours = RecordToJson(rec);
+  if (rec) ours = RecordToJson(*rec);
   std::string out;
-  for (const auto& f : DifferingFields(c.expected, ours, rc.heuristic)) {
-    std::string a = c.expected.contains(f) ? c.expected[f].dump() : "(absent)";
-    std::string b = ours.contains(f) ? ours[f].dump() : "(absent)";
+  for (const auto& d : CompareAnswers(c.expected, ours, rc.heuristic)) {
+    if (d.field == "refusal") {
+      if (IsRefusal(ours))
+        return "dtrcheck refused a configuration simrd ran: " + ours["error"].get<std::string>();
+      return "dtrcheck ran a configuration simrd refused: " + c.expected["error"].dump();
+    }
+    std::string a = d.simrd, b = d.dtrcheck;
     if (a.size() > 80) a = a.substr(0, 80) + "...";
     if (b.size() > 80) b = b.substr(0, 80) + "...";
-    out += "\n    " + f + ": simrd " + a + ", dtrcheck " + b;
+    out += "\n    " + d.field + ": simrd " + a + ", dtrcheck " + b;
   }
   return out;
 }
@@ -107,17 +116,19 @@ Action AddReplayCommand(CLI::App& app) {
             std::map<std::string, Graph> graphs;
             std::map<std::pair<std::string, std::string>, Baseline> baselines;
             for (const auto& c : cases) {
-              if (!graphs.count(c.trace)) {
+              std::string key = c.GraphKey();
+              if (!graphs.count(key)) {
                 ParseOptions po;
                 const PublicTrace* t = FindPublicTrace(c.trace);
                 if (t) po.start = t->has_start;
+                if (c.parse) po = *c.parse;
                 bool named = t || PinnedTraceSha256(c.trace);  // public or captured
-                graphs.emplace(c.trace,
+                graphs.emplace(key,
                                ParseTraceFile(named ? LocateNamedTrace(c.trace) : c.trace, po));
               }
-              auto key = std::make_pair(c.trace, c.run.baseline_runtime);
-              if (!baselines.count(key))
-                baselines.emplace(key, RunBaseline(graphs.at(c.trace), key.second));
+              auto bkey = std::make_pair(key, c.run.baseline_runtime);
+              if (!baselines.count(bkey))
+                baselines.emplace(bkey, RunBaseline(graphs.at(key), bkey.second));
             }
             std::vector<std::string> results(cases.size());
             {
@@ -126,8 +137,8 @@ Action AddReplayCommand(CLI::App& app) {
               size_t done = 0;
               ParallelFor(cases.size(), *jobs, [&](size_t i) {
                 const Case& c = cases[i];
-                auto key = std::make_pair(c.trace, c.run.baseline_runtime);
-                results[i] = CheckCase(c, graphs.at(c.trace), baselines.at(key));
+                auto key = std::make_pair(c.GraphKey(), c.run.baseline_runtime);
+                results[i] = CheckCase(c, graphs.at(key.first), baselines.at(key));
                 std::lock_guard<std::mutex> lock(bar_mutex);
                 bar.Update(++done);
               });

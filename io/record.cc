@@ -230,4 +230,43 @@ std::vector<std::string> DifferingFields(const Json& a, const Json& b,
   return out;
 }
 
+Json ParseOptionsToJson(const ParseOptions& parse) {
+  Json j = Json::object();
+  if (!parse.start) j["no_start"] = true;
+  if (parse.out_cond == OutputCondition::kPreallocate) j["preallocate"] = true;
+  if (!parse.ignore_undefined_release) j["strict_release"] = true;
+  return j;
+}
+
+ParseOptions ParseOptionsFromJson(const Json& j) {
+  JsonFields f(j, "parse");
+  f.RejectUnknown({"no_start", "preallocate", "strict_release"});
+  ParseOptions p;
+  p.start = !f.OptionalBool("no_start").value_or(false);
+  if (f.OptionalBool("preallocate").value_or(false)) p.out_cond = OutputCondition::kPreallocate;
+  p.ignore_undefined_release = !f.OptionalBool("strict_release").value_or(false);
+  return p;
+}
+
+bool IsRefusal(const Json& answer) {
+  return answer.is_object() && answer.contains("error") && !answer.contains("status");
+}
+
+std::vector<AnswerDifference> CompareAnswers(const Json& simrd, const Json& dtrcheck,
+                                             const std::string& heuristic) {
+  bool simrd_refused = IsRefusal(simrd), dtrcheck_refused = IsRefusal(dtrcheck);
+  if (simrd_refused && dtrcheck_refused) return {};
+  if (simrd_refused || dtrcheck_refused) {
+    auto side = [](const Json& a) {
+      return IsRefusal(a) ? "refused: " + a["error"].dump() : std::string("ran");
+    };
+    return {{"refusal", side(simrd), side(dtrcheck)}};
+  }
+  std::vector<AnswerDifference> out;
+  for (const auto& f : DifferingFields(simrd, dtrcheck, heuristic))
+    out.push_back({f, simrd.contains(f) ? simrd[f].dump() : "(absent)",
+                   dtrcheck.contains(f) ? dtrcheck[f].dump() : "(absent)"});
+  return out;
+}
+
 }  // namespace dtrcheck

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/json_fields.h"
+#include "sim/parse.h"
 #include "sim/simulate.h"
 
 namespace dtrcheck {
@@ -65,6 +66,32 @@ std::vector<std::string> ParityFields(const std::string& heuristic);
 // The names of the parity fields where a and b differ.
 std::vector<std::string> DifferingFields(const Json& a, const Json& b,
                                          const std::string& heuristic);
+
+// The parse options as the oracle's `serve` requests and the parity corpora
+// carry them: {no_start, preallocate, strict_release}, each present (true)
+// only where it departs from simrd's defaults.
+Json ParseOptionsToJson(const ParseOptions& parse);
+// Reads them back (absent keys: the defaults). Throws FieldError.
+ParseOptions ParseOptionsFromJson(const Json& j);
+
+// One difference between simrd's answer and dtrcheck's for one
+// configuration: a parity field, or "refusal" when only one side refused.
+struct AnswerDifference {
+  std::string field;
+  std::string simrd, dtrcheck;  // the values as JSON text, or "(absent)"
+};
+
+// True for a refusal: {"error": ...} without a "status" (simrd's answer to
+// a pair it refuses, a bad configuration or a trace it cannot parse;
+// dtrcheck's refusals are written the same way by whoever compares).
+bool IsRefusal(const Json& answer);
+
+// The one parity comparison of an answer from simrd with one from dtrcheck
+// (records or refusals): empty when they agree, that is both refused (the
+// messages may differ) or both records have equal DifferingFields. Used by
+// `replay`, `diff` and the differential fuzzer (fuzz/lib/diff_fuzz.h).
+std::vector<AnswerDifference> CompareAnswers(const Json& simrd, const Json& dtrcheck,
+                                             const std::string& heuristic);
 
 }  // namespace dtrcheck
 

@@ -92,13 +92,37 @@ std::string OracleScript() {
 #endif
 }
 
-OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse) {
+namespace {
+
+std::vector<std::string> BatchArgs(const std::string& trace, const ParseOptions& parse) {
+  std::vector<std::string> args = {"batch", trace};
+  if (!parse.start) args.push_back("--no-start");
+  if (parse.out_cond == OutputCondition::kPreallocate) args.push_back("--preallocate");
+  if (!parse.ignore_undefined_release) args.push_back("--strict-release");
+  return args;
+}
+
+}  // namespace
+
+OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse)
+    : process_(BatchArgs(trace, parse)) {}
+
+OracleServer::OracleServer(bool own_process_group) : process_({"serve"}, own_process_group) {}
+
+Json OracleServer::RunLog(const std::string& log, const ParseOptions& parse, const Json& config) {
+  return process_.Exchange(
+      {{"log", log}, {"parse", ParseOptionsToJson(parse)}, {"config", config}});
+}
+
+Json OracleServer::RunFile(const std::string& path, const ParseOptions& parse, const Json& config) {
+  return process_.Exchange(
+      {{"trace", path}, {"parse", ParseOptionsToJson(parse)}, {"config", config}});
+}
+
+OracleProcess::OracleProcess(const std::vector<std::string>& oracle_args, bool own_process_group) {
   std::string python = Env("PYTHON");
-  std::vector<std::string> argv = {python.empty() ? "python3" : python, OracleScript(), "batch",
-                                   trace};
-  if (!parse.start) argv.push_back("--no-start");
-  if (parse.out_cond == OutputCondition::kPreallocate) argv.push_back("--preallocate");
-  if (!parse.ignore_undefined_release) argv.push_back("--strict-release");
+  std::vector<std::string> argv = {python.empty() ? "python3" : python, OracleScript()};
+  argv.insert(argv.end(), oracle_args.begin(), oracle_args.end());
   command_ = Quoted(argv);
 
   char stderr_name[] = "/tmp/dtrcheck_oracle_stderr_XXXXXX";
@@ -125,7 +149,14 @@ OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse) {
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
-  int err = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (own_process_group) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
+  int err = posix_spawnp(&pid_, args[0], &actions, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(in[0]);
   close(out[1]);
@@ -140,7 +171,7 @@ OracleBatch::OracleBatch(const std::string& trace, const ParseOptions& parse) {
   }
 }
 
-OracleBatch::~OracleBatch() {
+OracleProcess::~OracleProcess() {
   if (to_child_ >= 0) close(to_child_);
   if (pid_ > 0 && exit_code_ < 0) {
     kill(pid_, SIGTERM);
@@ -150,7 +181,7 @@ OracleBatch::~OracleBatch() {
   if (stderr_file_ >= 0) close(stderr_file_);
 }
 
-int OracleBatch::Reap() {
+int OracleProcess::Reap() {
   if (exit_code_ >= 0 || pid_ <= 0) return exit_code_;
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -159,7 +190,7 @@ int OracleBatch::Reap() {
   return exit_code_;
 }
 
-std::string OracleBatch::StderrTail() const {
+std::string OracleProcess::StderrTail() const {
   std::string text;
   char buffer[4096];
   ssize_t n;
@@ -173,7 +204,7 @@ std::string OracleBatch::StderrTail() const {
   return text;
 }
 
-void OracleBatch::Fail(const std::string& what) {
+void OracleProcess::Fail(const std::string& what) {
   if (to_child_ >= 0) {
     close(to_child_);
     to_child_ = -1;
@@ -185,15 +216,18 @@ void OracleBatch::Fail(const std::string& what) {
                     (err.empty() ? "" : ":\n" + err));
 }
 
-Json OracleBatch::Run(const Json& config) {
+Json OracleProcess::Exchange(const Json& request) {
   if (to_child_ < 0) throw OracleError("the oracle's input is closed: " + command_);
-  if (!WriteAll(to_child_, config.dump() + "\n")) Fail("the oracle stopped reading");
+  std::string line_out = request.dump() + "\n";
+  if (!WriteAll(to_child_, line_out)) Fail("the oracle stopped reading");
   char* line = nullptr;
   size_t capacity = 0;
   ssize_t n = getline(&line, &capacity, from_child_);
   std::string text = n > 0 ? std::string(line, static_cast<size_t>(n)) : "";
   std::free(line);
-  if (n <= 0) Fail("the oracle ended without a record for " + config.dump());
+  if (n <= 0)
+    Fail("the oracle ended without a record for " +
+         (line_out.size() > 300 ? line_out.substr(0, 300) + "..." : line_out));
   try {
     return Json::parse(text);
   } catch (const Json::parse_error&) {
@@ -201,7 +235,7 @@ Json OracleBatch::Run(const Json& config) {
   }
 }
 
-int OracleBatch::Finish() {
+int OracleProcess::Finish() {
   if (to_child_ >= 0) {
     close(to_child_);
     to_child_ = -1;

@@ -34,7 +34,8 @@ for line in sys.stdin:
         continue
     if mode == 'die-after-one' and config.get('n') == 1:
         sys.exit(1)
-    print(json.dumps({'config': config, 'pid': os.getpid(), 'argv': sys.argv[1:]}), flush=True)
+    print(json.dumps({'config': config, 'pid': os.getpid(), 'pgid': os.getpgrp(),
+                      'argv': sys.argv[1:]}), flush=True)
 )";
 
 class StandInOracle : public ::testing::Test {
@@ -78,6 +79,32 @@ TEST_F(StandInOracle, ArgumentsReachItUnquoted) {
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_EQ(answers[0]["argv"],
             Json({"batch", trace, "--no-start", "--preallocate", "--strict-release"}));
+}
+
+TEST_F(StandInOracle, AServerSendsEachTraceWithItsRequest) {
+  Mode("echo");
+  OracleServer server;
+  ParseOptions strict;
+  strict.ignore_undefined_release = false;
+  Json a = server.RunLog("log text\n", {}, Json{{"n", 0}});
+  Json b = server.RunFile("some.log", strict, Json{{"n", 1}});
+  EXPECT_EQ(server.Finish(), 0);
+  EXPECT_EQ(a["argv"], Json({"serve"}));
+  EXPECT_EQ(a["config"],
+            Json({{"log", "log text\n"}, {"parse", Json::object()}, {"config", {{"n", 0}}}}));
+  EXPECT_EQ(
+      b["config"],
+      Json({{"trace", "some.log"}, {"parse", {{"strict_release", true}}}, {"config", {{"n", 1}}}}));
+  EXPECT_EQ(a["pid"], b["pid"]);
+}
+
+// fuzz-diff keeps its oracles out of the terminal's process group, so a
+// Ctrl-C reaches dtrcheck only; other commands leave it in dtrcheck's.
+TEST_F(StandInOracle, AServerCanHaveItsOwnProcessGroup) {
+  Mode("echo");
+  OracleServer own(true), shared;
+  EXPECT_NE(own.RunLog("", {}, Json{{"n", 0}})["pgid"], getpgrp());
+  EXPECT_EQ(shared.RunLog("", {}, Json{{"n", 0}})["pgid"], getpgrp());
 }
 
 TEST_F(StandInOracle, MissingSimrdIsItsOwnError) {
@@ -157,6 +184,27 @@ TEST(SimrdClient, RecordsEqualDtrchecks) {
                                 configs[i].heuristic)
                     .empty())
         << simrd[i].dump();
+}
+
+// One served process answers for several traces, given as text or as a
+// path, alternately, as the batch mode does for each alone.
+TEST(SimrdClient, AServerAnswersAsTheBatchModeForEachTrace) {
+  if (!FindSimrd()) GTEST_SKIP() << "simrd is not installed";
+  std::string dir = std::string(DTRCHECK_SOURCE_DIR) + "/tests/data/";
+  std::vector<std::string> traces = {dir + "small_resnet.log", dir + "tiny_all_kinds.log"};
+  RunConfig run;
+  run.ratio = 0.4;
+  Json config = ConfigToJson(run);
+  OracleServer server;
+  for (int round = 0; round < 2; ++round)
+    for (const auto& t : traces) {
+      std::ifstream in(t, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      Json batch = RunOracle(t, {config})[0];
+      Json served = round ? server.RunLog(text, {}, config) : server.RunFile(t, {}, config);
+      EXPECT_EQ(served, batch) << t;
+    }
+  EXPECT_EQ(server.Finish(), 0);
 }
 
 }  // namespace

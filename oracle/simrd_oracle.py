@@ -7,6 +7,7 @@ record evictions).  See oracle/README.md for the record format.
 
     simrd_oracle.py run TRACE (--budget BYTES | --ratio R) [options]
     simrd_oracle.py batch TRACE [--configs FILE] [parse options] < configs.jsonl
+    simrd_oracle.py serve < requests.jsonl   (each request carries its trace)
 
 Exit codes: 0 ok (also for status oom/thrashed/error), 1 trace parse or
 baseline failure, 2 usage error / unknown name / runtime-heuristic pair refused
@@ -15,6 +16,7 @@ by simrd, 3 simrd or attrs not available.
 
 import argparse
 import hashlib
+import io
 import json
 import math
 import os
@@ -188,8 +190,11 @@ class ParseFailure(Exception):
 
 
 class Oracle:
+    """One trace (a file, or the bytes of one: `data`) with its parse options."""
+
     def __init__(self, simrd: ModuleType, trace_path: str, no_start: bool = False,
-                 preallocate: bool = False, strict_release: bool = False) -> None:
+                 preallocate: bool = False, strict_release: bool = False,
+                 data: Optional[bytes] = None) -> None:
         self.simrd = simrd
         self.RUNTIMES = simrd.runtime.RUNTIMES
         self.HEURISTICS = simrd.heuristic.HEURISTICS
@@ -197,8 +202,13 @@ class Oracle:
         self.no_start = no_start
         self.preallocate = preallocate
         self.strict_release = strict_release
-        with open(trace_path, 'rb') as f:
-            self.trace_sha256 = hashlib.sha256(f.read()).hexdigest()
+        if data is None:
+            with open(trace_path, 'rb') as f:
+                data = f.read()
+            self.data: Optional[bytes] = None
+        else:
+            self.data = data
+        self.trace_sha256 = hashlib.sha256(data).hexdigest()
         self.callback: Optional[Callable[[Any], None]] = None
         self.parse_error: Optional[str] = None
         self._baselines: dict[str, tuple[Any, Any, Optional[str]]] = {}
@@ -219,7 +229,10 @@ class Oracle:
         out_cond = (sp.OutputCondition.PREALLOCATE if self.preallocate
                     else sp.OutputCondition.REMATERIALIZE)
         try:
-            with open(self.trace_path, 'r', encoding='utf-8') as f:
+            # The bytes of a served log are read as open() reads a file: UTF-8
+            # text with universal newlines.
+            with (open(self.trace_path, 'r', encoding='utf-8') if self.data is None
+                  else io.TextIOWrapper(io.BytesIO(self.data), encoding='utf-8')) as f:
                 graph = sp.parse_file(f, start=not self.no_start, out_cond=out_cond,
                                       ignore_undefined_release=not self.strict_release)
             self.callback = graph.get_closure()
@@ -500,12 +513,81 @@ def cmd_batch(simrd: ModuleType, args: argparse.Namespace) -> int:
             src.close()
 
 
+SERVE_KEYS = ('trace', 'log', 'parse', 'config')
+PARSE_KEYS = ('no_start', 'preallocate', 'strict_release')
+
+
+def serve_request(simrd: ModuleType, raw: Any, cache: dict[str, Oracle]) -> Record:
+    """One `serve` request: {"trace": PATH | "log": TEXT, "parse": {no_start,
+    preallocate, strict_release}, "config": {...}}. The last trace (bytes and
+    parse options) stays parsed, with its baselines, for the next request."""
+    if not isinstance(raw, dict):
+        return {'error': 'a request must be a JSON object', 'oracle': ORACLE_ID}
+    unknown = sorted(set(raw) - set(SERVE_KEYS))
+    if unknown or (raw.get('trace') is None) == (raw.get('log') is None):
+        return {'error': 'a request has exactly one of trace and log, and parse and config '
+                         '(unknown keys: {})'.format(', '.join(unknown) or 'none'),
+                'request': raw, 'oracle': ORACLE_ID}
+    parse = raw.get('parse') or {}
+    if not isinstance(parse, dict) or set(parse) - set(PARSE_KEYS) \
+            or not all(isinstance(v, bool) for v in parse.values()):
+        return {'error': 'parse holds booleans {}'.format(', '.join(PARSE_KEYS)),
+                'request': raw, 'oracle': ORACLE_ID}
+    no_start, preallocate, strict = (bool(parse.get(k, False)) for k in PARSE_KEYS)
+    if raw.get('log') is not None:
+        if not isinstance(raw['log'], str):
+            return {'error': 'log must be a string', 'request': raw, 'oracle': ORACLE_ID}
+        path, data = '<log>', raw['log'].encode('utf-8')
+    else:
+        path, data = str(raw['trace']), None
+        if not os.path.isfile(path):
+            return {'error': 'trace not found: {}'.format(path), 'oracle': ORACLE_ID}
+    digest = hashlib.sha256(data).hexdigest() if data is not None else 'file:' + path
+    key = json.dumps([digest, no_start, preallocate, strict])
+    oracle = cache.get(key)
+    if oracle is None:
+        cache.clear()
+        oracle = Oracle(simrd, path, no_start, preallocate, strict, data=data)
+        try:
+            oracle.parse()
+        except ParseFailure:
+            pass
+        cache[key] = oracle
+    config = raw.get('config')
+    if not isinstance(config, dict):
+        return oracle.error_record('config must be a JSON object', raw=config)
+    try:
+        c = normalize_config(config)
+    except ConfigError as e:
+        return oracle.error_record(str(e), raw=config)
+    rec, _ = oracle.run_config(c)
+    return rec
+
+
+def cmd_serve(simrd: ModuleType, args: argparse.Namespace) -> int:
+    cache: dict[str, Oracle] = {}
+
+    def work() -> int:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except ValueError as e:
+                emit({'error': 'invalid JSON request: {}'.format(e), 'oracle': ORACLE_ID})
+                continue
+            emit(serve_request(simrd, raw, cache))
+        return EXIT_OK
+
+    return run_in_big_thread(work)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog='simrd_oracle.py',
         description='Run the real simrd (' + ORACLE_ID + ') on a DTR trace and print '
                     'JSON records. See oracle/README.md.')
-    sub = p.add_subparsers(dest='cmd', metavar='{run,batch}')
+    sub = p.add_subparsers(dest='cmd', metavar='{run,batch,serve}')
     sub.required = True
 
     def parse_opts(sp: argparse.ArgumentParser) -> None:
@@ -545,6 +627,9 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser('batch', help='run JSON-lines configurations from stdin or --configs')
     parse_opts(b)
     b.add_argument('--configs', metavar='FILE', help='read configurations from FILE')
+
+    sub.add_parser('serve', help='JSON-lines requests from stdin, each with its own trace '
+                                 '(path or log text), parse options and configuration')
     return p
 
 
@@ -559,6 +644,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         os.execv(sys.executable, [sys.executable] + sys.argv)
     args = build_parser().parse_args(argv)
     simrd = load_simrd()
+    if args.cmd == 'serve':
+        OUT = sys.stdout
+        sys.stdout = sys.stderr
+        try:
+            return cmd_serve(simrd, args)
+        finally:
+            sys.stdout = OUT
     if not os.path.isfile(args.trace):
         die('trace not found: {}'.format(args.trace), EXIT_FAILED)
     OUT = sys.stdout

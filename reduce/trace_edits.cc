@@ -69,12 +69,6 @@ void ForEachDefinition(const TraceInstr& i, F f) {
   }
 }
 
-size_t FirstStart(const TraceLog& log) {
-  for (size_t k = 0; k < log.instrs.size(); ++k)
-    if (log.instrs[k].op == TraceOp::kAnnotate && log.instrs[k].name == "START") return k;
-  return log.instrs.size();
-}
-
 int SignificantDigits(Int v) {
   if (v == 0) return 0;
   std::string s = IntToString(v < 0 ? -v : v);
@@ -92,6 +86,25 @@ Int RoundTo(Int v, int digits) {
 }
 
 }  // namespace
+
+size_t FirstStart(const TraceLog& log) {
+  for (size_t k = 0; k < log.instrs.size(); ++k)
+    if (log.instrs[k].op == TraceOp::kAnnotate && log.instrs[k].name == "START") return k;
+  return log.instrs.size();
+}
+
+std::vector<std::string> BoundBefore(const TraceLog& log, size_t k) {
+  std::vector<std::string> order;
+  std::unordered_set<std::string> bound;
+  for (size_t i = FirstStart(log) + 1; i < k && i < log.instrs.size(); ++i) {
+    const TraceInstr& in = log.instrs[i];
+    if (in.op == TraceOp::kRelease && bound.erase(in.name)) std::erase(order, in.name);
+    ForEachDefinition(in, [&](const std::string& n) {
+      if (bound.insert(n).second) order.push_back(n);
+    });
+  }
+  return order;
+}
 
 std::string CheckBindings(const TraceLog& log) {
   size_t start = FirstStart(log);

@@ -25,6 +25,14 @@ namespace dtrcheck {
 // "instruction 12 (RELEASE x5): x5 is not bound".
 std::string CheckBindings(const TraceLog& log);
 
+// The index of the first START annotation (log.instrs.size() if none).
+size_t FirstStart(const TraceLog& log);
+
+// The names bound just before instruction `k` (after START), in the order
+// they were bound, as CheckBindings follows them: where a new instruction
+// may use them (the differential fuzzer's mutations).
+std::vector<std::string> BoundBefore(const TraceLog& log, size_t k);
+
 // Instructions an edit may remove: all but the first START annotation.
 std::vector<size_t> RemovableInstructions(const TraceLog& log);
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "io/record.h"
 #include "oracle/simrd_client.h"
 
@@ -104,6 +105,7 @@ Action AddDiffCommand(CLI::App& app) {
         std::optional<OracleBatch> oracle;
         std::optional<Json> simrd;
         try {
+          ElapsedTicker ticker("dtrcheck diff: simrd is replaying the trace");
           oracle.emplace(opts->trace, opts->parse);
           simrd = AskSimrd(*oracle, opts->config, std::nullopt);
         } catch (const SimrdUnavailable& e) {
@@ -141,7 +143,11 @@ Action AddDiffCommand(CLI::App& app) {
           Json d = {{"index", first}};
           if (first < n) {
             // Costs of every candidate at that choice, on both sides.
-            Json at = AskSimrd(*oracle, opts->config, first);
+            Json at;
+            {
+              ElapsedTicker ticker("dtrcheck diff: simrd is replaying up to the divergence");
+              at = AskSimrd(*oracle, opts->config, first);
+            }
             std::map<TensorId, double> simrd_costs;
             bool simrd_has_costs = at.contains("costs_at");
             if (simrd_has_costs)

@@ -41,4 +41,33 @@ void ProgressBar::Update(size_t done) {
   drawn_ = true;
 }
 
+ElapsedTicker::ElapsedTicker(std::string label) : label_(std::move(label)) {
+  if (isatty(STDERR_FILENO) != 1) return;
+  thread_ = std::thread([this] {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock<std::mutex> lock(mu_);
+    // The first second is quiet: a quick step draws nothing.
+    while (!stop_cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stop_; })) {
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(stderr, "\r\033[K%s: %.0fs", label_.c_str(), s);
+      std::fflush(stderr);
+      drawn_ = true;
+    }
+  });
+}
+
+ElapsedTicker::~ElapsedTicker() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  stop_cv_.notify_one();
+  thread_.join();
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+}
+
 }  // namespace dtrcheck

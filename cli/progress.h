@@ -4,8 +4,11 @@
 #define DTRCHECK_CLI_PROGRESS_H_
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace dtrcheck {
 
@@ -25,6 +28,25 @@ class ProgressBar {
   bool enabled_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, last_;
+};
+
+// For one long step whose progress cannot be measured (simrd replaying a
+// large trace in `diff`): "LABEL: 12s" on stderr, redrawn each second by a
+// thread, while the object lives; only when stderr is a terminal.
+class ElapsedTicker {
+ public:
+  explicit ElapsedTicker(std::string label);
+  ~ElapsedTicker();  // stops the thread and clears the line
+  ElapsedTicker(const ElapsedTicker&) = delete;
+  ElapsedTicker& operator=(const ElapsedTicker&) = delete;
+
+ private:
+  std::string label_;
+  std::mutex mu_;
+  std::condition_variable stop_cv_;
+  bool stop_ = false;
+  bool drawn_ = false;  // written by the thread, read after it is joined
+  std::thread thread_;
 };
 
 }  // namespace dtrcheck

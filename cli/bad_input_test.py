@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from typing import Dict, Tuple, Union
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from oracle import simrd_client  # noqa: E402
@@ -17,7 +18,7 @@ CALL_F = '{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["y"],"TIME":"%
 X_OF_SIZE = ('{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
              '{"INSTRUCTION":"MEMORY","MEMORY":"%s","NAME":"x"}\n')
 # case: (trace text, the line the error must name)
-CASES = {
+CASES: Dict[str, Tuple[Union[str, bytes], int]] = {
     'bad JSON': (START + '{"INSTRUCTION": CALL}\n', 2),
     'unknown instruction': (START + '{"INSTRUCTION":"FROB"}\n', 2),
     'CALL without MEMORY': (START + CONST + CALL_F % '1', 4),
@@ -41,12 +42,20 @@ CASES = {
     'a 17 MB line (Q-LONG-LINE)': (START + '{"INSTRUCTION":"CONSTANT","NAME":"' + 'x' * 17000000
                                    + '"}\n', 2),
     'a 2 MB unknown instruction': (START + '{"INSTRUCTION":"' + 'x' * 2000000 + '"}\n', 2),
+    # simrd opens the log as UTF-8 text: UnicodeDecodeError.
+    'invalid UTF-8 in a name': (START.encode() + CONST.encode()
+                                + b'{"INSTRUCTION":"RELEASE","NAME":"\xc3\x28"}\n', 4),
+    'invalid UTF-8 after the object': (START.encode() + b'{"INSTRUCTION":"CONSTANT","NAME":"x"}\xff\n',
+                                       2),
 }
 failed = 0
 with tempfile.TemporaryDirectory() as d:
     for what, (text, line) in CASES.items():
         path = os.path.join(d, 'bad.log')
-        open(path, 'w', newline='').write(text)
+        if isinstance(text, bytes):
+            open(path, 'wb').write(text)
+        else:
+            open(path, 'w', newline='').write(text)
         p = subprocess.run([dtrcheck, 'run', path, '--budget', '100', '--json'],
                            capture_output=True, text=True, timeout=30)
         ok = (p.returncode == 2 and p.stdout == '' and f'{path}:{line}:' in p.stderr
@@ -135,6 +144,21 @@ with tempfile.TemporaryDirectory() as d:
             and p.stderr.startswith(f'dtrcheck run: {good}:7: simrd cannot replay')):
         failed += 1
         print('FAIL release twice, text', p.returncode, p.stdout, p.stderr)
-    extra = len(OPTIONS) + 6
+    # simrd never reads a view's MEMORY value (`0 if alias != -1 else
+    # int(memory)`): the run is simrd's, whatever the value.
+    open(good, 'w').write(START + CONST + CALL_F % '5'
+                          + '{"INSTRUCTION":"MEMORY","MEMORY":"lots","NAME":"y"}\n'
+                          + '{"ALIAS":"0","INSTRUCTION":"ALIAS","NAME":"y"}\n')
+    p = subprocess.run([dtrcheck, 'run', good, '--budget', '100', '--json'],
+                       capture_output=True, text=True)
+    got = json.loads(p.stdout) if p.returncode == 0 else {}
+    simrd_view = simrd_client.run(good, {'budget': 100}) if simrd_client.available() else None
+    if not (p.returncode == 0 and got.get('status') == 'ok'
+            and (simrd_view is None
+                 or (simrd_view['status'], simrd_view['clock'], simrd_view['max_memory'])
+                 == (got['status'], got['clock'], got['max_memory']))):
+        failed += 1
+        print('FAIL view MEMORY not read', p.returncode, p.stdout, p.stderr, simrd_view)
+    extra = len(OPTIONS) + 7
 print(f'{len(CASES) + 2 + extra - failed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

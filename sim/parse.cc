@@ -79,6 +79,14 @@ class Parser {
   std::vector<size_t> MutateField(const Instr& in, size_t n_args) const;
   // As LogLineReader::Integer.
   Int IntField(const Instr& in, const char* key, bool allow_minus_one = false) const;
+  // The key must be present; its value is not read.
+  void RequireField(const Instr& in, const char* key) const {
+    if (fast_) {
+      FastField(in, key);
+    } else {
+      reference_.Field(in, key);
+    }
+  }
 
   // The fast reader's line k (0-based). Lines are decoded into a ring of
   // kFastRing slots, each with its own simdjson parser whose buffers hold
@@ -238,7 +246,16 @@ Graph Parser::Run(std::string_view text) {
             if (al.kind != LineKind::kAlias || StringField(al, "NAME") != r)
               Fail(al.line, "expected the ALIAS line of \"" + Excerpt(r) + "\"");
             int32_t a = AliasField(al, args.size());
-            results.push_back(CallResult{r, IntField(m, "MEMORY"), a});
+            // simrd reads a view's MEMORY value with int() only when ALIAS is
+            // -1 (`0 if alias != -1 else int(memory)`): a view's MEMORY may
+            // hold anything, but the key must be there (j["MEMORY"]).
+            Int memory = 0;
+            if (a == -1) {
+              memory = IntField(m, "MEMORY");
+            } else {
+              RequireField(m, "MEMORY");
+            }
+            results.push_back(CallResult{r, memory, a});
           }
           b.Call(line, name, std::move(args), results, time);
         } else {

@@ -163,6 +163,35 @@ TEST(ParseTest, StrictReleaseRejectsUndefinedNames) {
   EXPECT_NO_THROW(ParseTrace(text, "x.log", strict));
 }
 
+// simrd: `memory[i] = 0 if alias[i] != -1 else int(memory[i].memory)`, so a
+// view's MEMORY value is never read, but j["MEMORY"] must exist.
+TEST(ParseTest, AViewsMemoryValueIsNotRead) {
+  ParseOptions no_start;
+  no_start.start = false;
+  auto call = [](const std::string& memory_field, const std::string& alias) {
+    return std::string(kConst) +
+           R"({"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["v"],"TIME":"5"})"
+           "\n"
+           R"({"INSTRUCTION":"MEMORY",)" +
+           memory_field + R"("NAME":"v"})" "\n" R"({"ALIAS":")" + alias +
+           R"(","INSTRUCTION":"ALIAS","NAME":"v"})" "\n";
+  };
+  for (bool reference : {false, true}) {
+    no_start.reference_json_reader = reference;
+    for (const char* value : {R"("MEMORY":"lots",)", R"("MEMORY":null,)", R"("MEMORY":[1],)",
+                              R"("MEMORY":"-8",)"}) {
+      Graph g = ParseTrace(call(value, "0"), "v.log", no_start);
+      ASSERT_EQ(g.ops.size(), 2u) << value;
+      EXPECT_EQ(g.ops[1].size, (std::vector<Int>{0})) << value;
+      EXPECT_EQ(g.ops[1].alias, (std::vector<int32_t>{0})) << value;
+      // Not a view: the value is read, and refused.
+      EXPECT_THROW(ParseTrace(call(value, "-1"), "v.log", no_start), TraceError) << value;
+    }
+    // The key itself must be there, view or not (a KeyError in simrd).
+    EXPECT_THROW(ParseTrace(call("", "0"), "v.log", no_start), TraceError);
+  }
+}
+
 // The fast JSON reader (simdjson) and the reference reader (nlohmann::json)
 // must build the same graph from every log, and give the same error.
 void ExpectReadersAgree(const std::string& text, const std::string& what,

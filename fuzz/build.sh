@@ -16,6 +16,13 @@ SRC_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 : "${CXX:?set CXX}" "${OUT:?set OUT}"
 export LIB_FUZZING_ENGINE="${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}"
 BUILD="${WORK:-/tmp}/dtrcheck-fuzz-build"
+# The builders compile C++ against libc++ (CXXFLAGS ends in -stdlib=libc++),
+# but the Debian libraries the fuzzers link (simdjson, CBC, OpenSSL's C++
+# users, RapidCheck) are built against libstdc++: mixing the two fails at
+# link time (std::string has another ABI). libFuzzer itself keeps its own
+# private libc++, so the targets use libstdc++ like everything they link.
+CXXFLAGS="${CXXFLAGS:-}"
+CXXFLAGS="${CXXFLAGS//-stdlib=libc++/}"
 mkdir -p "$OUT"
 
 # With LIB_FUZZING_ENGINE set, fuzz/instrument.cmake adds no flags of its

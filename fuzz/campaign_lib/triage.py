@@ -100,18 +100,20 @@ class Triage:
                 'labels': record['labels'], 'bucket_new': record['id'] not in self.known_buckets,
                 'found_at': hit.get('found_at')}
 
-    def entry_hit(self, cid: str, entry: str) -> Json:
-        """A claim whose signature is archived already: a hit of that entry's
-        bucket, with the entry's reduced trace."""
+    def entry_hit(self, cid: str, entry: str, signature: str) -> Json:
+        """A claim whose failure is archived already (its signature, or the
+        pinned-oom it is promoted to): a hit of that entry's bucket, with the
+        entry's reduced trace."""
         record = self.store.bucket_of_entry(entry)
-        manifest = os.path.join(self.archive, entry, 'manifest.json')
-        res = buckets.bucket_of(self.dtrcheck, [manifest], self.env)[0]['bucket'] \
-            if record is None else record
-        hit = buckets.hit_of_manifest(manifest, res, claim=cid,
-                                      input_sha256=self.claim_input_sha256(cid),
-                                      found_at=self.claim_found_at(cid))
-        hit['entry'] = None  # the entry is another claim's hit
-        return self.record_hit(res, hit)
+        if record is None:  # not yet in the store (sync_buckets adds all at start)
+            self.sync_buckets()
+            record = self.store.bucket_of_entry(entry)
+        if record is None:
+            return {}
+        theirs = next(h for h in record['hits'] if h.get('entry') == entry)
+        hit = dict(theirs, claim=cid, signature=signature, entry=None,
+                   input_sha256=self.claim_input_sha256(cid), found_at=self.claim_found_at(cid))
+        return self.record_hit(record, hit)
 
     # ----- what is pending -------------------------------------------------
     def result_path(self, item: str) -> str:
@@ -222,9 +224,9 @@ class Triage:
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
         target = os.path.join(self.archive, kind, fid)
         if os.path.exists(target):
+            hit = self.entry_hit(cid, f'{kind}/{fid}', claimed['signature'])
             return self.finish(cid, dict(base, status='duplicate', archive=rel(target),
-                                         detail='signature already archived',
-                                         **self.entry_hit(cid, f'{kind}/{fid}')))
+                                         detail='signature already archived', **hit))
 
         reduced = os.path.join(work, 'reduced.log')
         # simrd is asked once, by `archive add`, not by reduce as well.
@@ -246,6 +248,7 @@ class Triage:
         hit = buckets.hit_of_manifest(reduced_manifest, bucket, claim=cid,
                                       input_sha256=self.claim_input_sha256(cid),
                                       found_at=self.claim_found_at(cid))
+        hit['signature'] = claimed['signature']
         known = self.store.records.get(bucket['id'])
         rep = known and known.get('representative')
         if rep and buckets.size_key(hit) >= buckets.size_key(rep):

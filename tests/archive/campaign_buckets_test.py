@@ -39,10 +39,13 @@ from campaign_lib import buckets, report  # noqa: E402
 
 CAMPAIGN = os.path.join(ROOT, 'fuzz', 'campaign')
 P, I, T = '4f22be7cbfb03a15', '38c3f216a1389630', '0b46ad16978ff6a9'
-ENTRIES = {P: 'pinned-oom', I: 'inversion', T: 'inversion'}
+# DTR ok -> pinned-frontier oom at a model operator too (a DAG, 16 operators
+# reduced): P's bucket, in a larger trace.
+D = 'df6002f728b5030a'
+ENTRIES = {P: 'pinned-oom', I: 'inversion', T: 'inversion', D: 'inversion'}
 # Claims are dated by their mtime (when the fuzzer wrote them): fixed here so
 # that every machine saw each finding at the same time.
-FOUND = {P: 1796205600, I: 1796205660, T: 1796205720}
+FOUND = {P: 1796205600, I: 1796205660, T: 1796205720, D: 1796205780}
 
 failures: List[str] = []
 
@@ -128,12 +131,20 @@ def one_machine(dtrcheck: str, tmp: str) -> Dict[str, Dict[str, Any]]:
     check(any(n.startswith('saturation-') and n.endswith('.svg') for n in os.listdir(findings)),
           'saturation curve written')
 
-    # A second campaign into the same archive: the same signatures again
-    # (another findings directory) are known buckets, listed after a new one.
+    # A second campaign into the same archive: I again (another findings
+    # directory) is a duplicate, D a hit of P's bucket, not filed (larger):
+    # one known bucket, two more hits, no new directory.
     again = os.path.join(tmp, 'again')
-    claims(again, [I])
+    claims(again, [I, D])
     out = triage(dtrcheck, again, archive)
-    check('buckets: 0 new; 1 known' in out, 'a known bucket is not new')
+    with open(os.path.join(again, 'triage', D, 'result.json')) as f:
+        r = json.load(f)
+    check(r['status'] == 'known-bucket' and r['representative'] == f'pinned-oom/{P}',
+          f'D is a known bucket: {r["status"]}')
+    check(sorted(os.listdir(os.path.join(archive, 'pinned-oom'))) == [P]
+          and not os.path.exists(os.path.join(archive, 'inversion', D)), 'D not filed')
+    check('buckets: 0 new; 1 known' in out and records(archive)[r['bucket']]['count'] == 3,
+          'a known bucket is not new, and counts D')
     return recs
 
 

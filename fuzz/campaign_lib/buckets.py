@@ -1,15 +1,17 @@
 """Root-cause buckets of the archive (fuzz/README.md, "Buckets").
 
 The bucket key of a reduced counterexample is computed by `dtrcheck bucket`
-(analysis/bucket.h): labels, failure, oom site, policy family and the trace
-features the reduced trace still needs. This module only keeps the record
+(analysis/bucket.h): labels, failure, oom site and policy family. This
+module only keeps the record
 of each bucket, ARCHIVE/buckets/<bucket id>.json:
 
-  id, key, labels, failure, oom_site, family, features   from dtrcheck
+  id, key, labels, failure, oom_site, family   from dtrcheck (the same for
+                  every member: they make the key)
   hits            every finding that landed in the bucket: its claim (the
                   signature id the fuzzer claimed), the SHA-256 of its input,
-                  when it was found, its reduced trace's size and canonical
-                  form (trace_form), and the archive entry filed for it, if any
+                  when it was found, its configuration, its reduced trace's
+                  size, canonical form (trace_form) and features, and the
+                  archive entry filed for it, if any
   representative  the hit with an entry whose reduced trace is smallest:
                   (operators, instructions, trace_form) ascending, then the
                   entry's name; and the entries holding that same trace form
@@ -30,7 +32,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from .layout import KINDS, read_json, write_json
 
 Json = Dict[str, Any]
-KEY_FIELDS = ('id', 'key', 'labels', 'failure', 'oom_site', 'family', 'features')
+KEY_FIELDS = ('id', 'key', 'labels', 'failure', 'oom_site', 'family')
 
 
 def store_dir(archive: str) -> str:
@@ -63,7 +65,7 @@ def merge_hit(a: Json, b: Json) -> Json:
     entries = sorted(e for e in (a.get('entry'), b.get('entry')) if e)
     out['entry'] = entries[0] if entries else None
     if size_key(b) < size_key(a):  # the same claim reduced twice: keep the smaller
-        for k in ('operators', 'instructions', 'trace_form'):
+        for k in ('operators', 'instructions', 'trace_form', 'features'):
             out[k] = b[k]
     return out
 
@@ -75,7 +77,8 @@ def normalize(record: Json) -> Json:
     for h in record.get('hits', []):
         k = hit_key(h)
         hits[k] = merge_hit(hits[k], h) if k in hits else dict(h)
-    ordered = [hits[k] for k in sorted(hits)]
+    # Fields in one order too: the bytes written depend on the hits alone.
+    ordered = [dict(sorted(hits[k].items())) for k in sorted(hits)]
     out: Json = {k: record[k] for k in KEY_FIELDS}
     filed = [h for h in ordered if h.get('entry')]
     rep: Optional[Json] = None
@@ -173,7 +176,8 @@ def hit_of_manifest(manifest_path: str, bucket: Json, claim: Optional[str] = Non
             'input_sha256': input_sha,
             'found_at': found_at or fuzzer.get('found_at'),
             'operators': m['operators']['after'], 'instructions': m['instructions']['after'],
-            'trace_form': bucket['trace_form'], 'config': m.get('config', {}),
+            'trace_form': bucket['trace_form'], 'features': bucket.get('features', []),
+            'config': m.get('config', {}),
             'entry': entry}
 
 

@@ -50,14 +50,17 @@ def finding_rows(archived_results: list[Result],
                  archive_manifests: dict[str, Result]) -> list[dict[str, str]]:
     rows = []
     for r in archived_results:
-        m = archive_manifests.get(r['item'], {})
+        # Filed under its own id, or under the pinned-oom finding it was
+        # promoted to (triage.strongest).
+        m = archive_manifests.get(os.path.basename(str(r.get('archive', ''))),
+                                  archive_manifests.get(r['item'], {}))
         o = m.get('original', {})
         cfg = m.get('config', {})
         exp = m.get('expected', {})
         ops = m.get('operators', {})
         rows.append({
             'kind': r.get('kind', '?'),
-            'id': r['item'],
+            'id': os.path.basename(str(r.get('archive', ''))) or r['item'],
             'config': f"{cfg.get('runtime', '?')}/{cfg.get('heuristic', '?')}"
                       + (f" limit {cfg['overhead_limit']:g}" if 'overhead_limit' in cfg else ''),
             'shape': o.get('case', {}).get('generator', {}).get('shape', '?'),

@@ -20,6 +20,7 @@ its failure turns into an oom (tests/cli/reduce_failure_test.py).
   finds them known.
 - Store merges without dtrcheck: any order and any split of the hits give
   the same records.
+- corpus/buckets/ agrees with `dtrcheck bucket` on every archived entry.
 
     python3 tests/archive/campaign_buckets_test.py --dtrcheck build/bin/dtrcheck
 """
@@ -172,7 +173,7 @@ def two_machines(dtrcheck: str, tmp: str, one: Dict[str, Dict[str, Any]]) -> Non
 def store_merge(tmp: str) -> None:
     """Hits split over machines, merged in every order: one set of records."""
     key = {'id': 'b1', 'key': 'inversion|ok>oom|model|dtr|-', 'labels': ['inversion'],
-           'failure': 'ok>oom', 'oom_site': 'model', 'family': 'dtr', 'features': []}
+           'failure': 'ok>oom', 'oom_site': 'model', 'family': 'dtr'}
     hits = [{'claim': f'c{i % 5}', 'input_sha256': f'in{i % 7}', 'signature': 's',
              'found_at': f'2026-12-0{1 + i % 4}T00:00:0{i % 10}+0000', 'operators': 10 + i % 3,
              'instructions': 30, 'trace_form': f'f{i % 3}', 'config': {},
@@ -213,6 +214,21 @@ def report_order() -> None:
     check(svg.startswith('<svg') and 'polyline' in svg, 'saturation SVG')
 
 
+def committed_store(dtrcheck: str) -> None:
+    """corpus/buckets/ (written by `fuzz/campaign buckets corpus --write`)
+    is what `dtrcheck bucket` says of corpus/ today: every entry in the
+    bucket of its key. A change of the key must rewrite the store."""
+    corpus = os.path.join(ROOT, 'corpus')
+    entries = buckets.archive_entries(corpus)
+    computed = {e: r['bucket'] for (e, _), r in
+                zip(entries, buckets.bucket_of(dtrcheck, [m for _, m in entries]))}
+    stored = {h['entry']: r for r in records(corpus).values() for h in r['hits'] if h['entry']}
+    check(sorted(stored) == sorted(computed), f'corpus/buckets/ names the {len(entries)} entries')
+    wrong = [e for e in computed if e in stored and (stored[e]['id'], stored[e]['key'])
+             != (computed[e]['id'], computed[e]['key'])]
+    check(not wrong, f'corpus/buckets/ agrees with dtrcheck bucket (differs: {wrong[:3]})')
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument('--dtrcheck', required=True)
@@ -221,6 +237,7 @@ def main() -> None:
     try:
         store_merge(tmp)
         report_order()
+        committed_store(args.dtrcheck)
         one = one_machine(args.dtrcheck, tmp)
         two_machines(args.dtrcheck, tmp, one)
     finally:

@@ -270,8 +270,8 @@ def copy_missing(src: str, dst: str) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(src, tmp)
         os.rename(tmp, dst)
-    else:
-        shutil.copyfile(src, dst)
+    else:  # copy2 keeps the mtime: a claim's is when it was found
+        shutil.copy2(src, dst)
     return True
 
 

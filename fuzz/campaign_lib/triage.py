@@ -224,9 +224,9 @@ class Triage:
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
         target = os.path.join(self.archive, kind, fid)
         if os.path.exists(target):
-            hit = self.entry_hit(cid, f'{kind}/{fid}', claimed['signature'])
+            entry_fields = self.entry_hit(cid, f'{kind}/{fid}', claimed['signature'])
             return self.finish(cid, dict(base, status='duplicate', archive=rel(target),
-                                         detail='signature already archived', **hit))
+                                         detail='signature already archived', **entry_fields))
 
         reduced = os.path.join(work, 'reduced.log')
         # simrd is asked once, by `archive add`, not by reduce as well.
@@ -244,24 +244,33 @@ class Triage:
                                          detail=f'see {rel(os.path.join(work, "reduce.log"))}'))
         time_to_find = self.time_to_find(cid)
         reduced_manifest = os.path.join(work, 'reduced.manifest.json')
-        bucket = buckets.bucket_of(self.dtrcheck, [reduced_manifest], self.env)[0]['bucket']
-        hit = buckets.hit_of_manifest(reduced_manifest, bucket, claim=cid,
-                                      input_sha256=self.claim_input_sha256(cid),
-                                      found_at=self.claim_found_at(cid))
-        hit['signature'] = claimed['signature']
-        known = self.store.records.get(bucket['id'])
-        rep = known and known.get('representative')
-        if rep and buckets.size_key(hit) >= buckets.size_key(rep):
-            # The bucket's story is archived already, in a trace no larger.
-            hit_fields = self.record_hit(bucket, hit)
-            self.log(f'triage {cid}: known bucket {bucket["id"]} ({bucket["key"]}), '
-                     f'represented by {rep["entry"]}')
-            result = self.finish(cid, dict(base, status='known-bucket',
-                                           representative=rep['entry'],
-                                           time_to_find=time_to_find,
-                                           operators=manifest['operators'], **hit_fields))
-            self.finish_siblings(cid, decoded, finding, bucket, hit, result)
-            return result
+        try:
+            bucket: Optional[Json] = buckets.bucket_of(self.dtrcheck, [reduced_manifest],
+                                                       self.env)[0]['bucket']
+        except (RuntimeError, IndexError, ValueError) as e:
+            # Filed all the same: `fuzz/campaign buckets` can bucket it later.
+            self.log(f'triage {cid}: no bucket ({e})')
+            bucket = None
+        hit: Json = {}
+        if bucket is not None:
+            hit = buckets.hit_of_manifest(reduced_manifest, bucket, claim=cid,
+                                          input_sha256=self.claim_input_sha256(cid),
+                                          found_at=self.claim_found_at(cid))
+            hit['signature'] = claimed['signature']
+            known = self.store.records.get(bucket['id'])
+            rep = known and known.get('representative')
+            if rep and buckets.size_key(hit) >= buckets.size_key(rep):
+                # The bucket's story is archived already, in a trace no larger.
+                known_fields = self.record_hit(bucket, hit)
+                self.log(f'triage {cid}: known bucket {bucket["id"]} ({bucket["key"]}), '
+                         f'represented by {rep["entry"]}')
+                result = self.finish(cid, dict(base, status='known-bucket',
+                                               representative=rep['entry'],
+                                               time_to_find=time_to_find,
+                                               operators=manifest['operators'],
+                                               **known_fields))
+                self.finish_siblings(cid, decoded, finding, bucket, hit, result)
+                return result
         added = self.archive_add(reduced, cid, time_to_find, fid)
         status = added.get('status', 'archive-failed')
         if status == 'archived':
@@ -269,22 +278,25 @@ class Triage:
                      f'({added["operators"]["before"]} -> {added["operators"]["after"]} '
                      f'operators, simrd: {added["simrd_status"]})')
             self.record_optimum(cid, os.path.join(ROOT, added['archive']))
-            hit['entry'] = f'{kind}/{fid}'
-            hit_fields = self.record_hit(bucket, hit)
-            self.log(f'triage {cid}: bucket {bucket["id"]} ({bucket["key"]})'
-                     + (' NEW' if hit_fields['bucket_new'] else ''))
+            hit_fields: Json = {}
+            if bucket is not None:
+                hit['entry'] = f'{kind}/{fid}'
+                hit_fields = self.record_hit(bucket, hit)
+                self.log(f'triage {cid}: bucket {bucket["id"]} ({bucket["key"]})'
+                         + (' NEW' if hit_fields['bucket_new'] else ''))
             result = self.finish(cid, dict(base, status='archived', archive=added['archive'],
                                            time_to_find=time_to_find,
                                            operators=added['operators'],
                                            simrd=added['simrd_status'],
                                            reduce_seconds=added['reduction']['seconds'],
                                            **hit_fields))
-            self.finish_siblings(cid, decoded, finding, bucket, hit, result)
+            if bucket is not None:
+                self.finish_siblings(cid, decoded, finding, bucket, hit, result)
             return result
         if status == 'simrd-disagrees':
             self.log(f'triage {cid}: SIMRD DISAGREES (kept in {rel(work)})')
         extra = {k: v for k, v in added.items() if k in ('archive', 'simrd', 'detail')}
-        if status == 'duplicate':  # the same reduced trace is archived: a hit all the same
+        if status == 'duplicate' and bucket is not None:  # the same reduced trace is archived
             extra.update(self.record_hit(bucket, hit))
         return self.finish(cid, dict(base, status=status, **extra))
 

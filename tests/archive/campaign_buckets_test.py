@@ -103,6 +103,9 @@ def one_machine(dtrcheck: str, tmp: str) -> Dict[str, Dict[str, Any]]:
     recs = records(archive)
     check(len(recs) == 2, f'two buckets: {sorted(recs)}')
     check(os.path.isdir(os.path.join(archive, 'pinned-oom', P)), 'P archived')
+    with open(os.path.join(archive, 'pinned-oom', P, 'manifest.json')) as f:
+        labels = json.load(f).get('bucket', {}).get('labels')
+    check(labels == ['inversion', 'pinned-oom'], f'the entry carries both labels: {labels}')
     check(not os.path.exists(os.path.join(archive, 'inversion', I)),
           'I is not a second directory')
     pinned = next((r for r in recs.values() if 'pinned-oom' in r['labels']), None)

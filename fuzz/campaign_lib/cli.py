@@ -1,4 +1,4 @@
-"""fuzz/campaign's command line: run, triage, merge (see fuzz/README.md)."""
+"""fuzz/campaign's command line: run, triage, merge, buckets (see fuzz/README.md)."""
 import argparse
 import json
 import os

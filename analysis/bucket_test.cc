@@ -120,6 +120,39 @@ TEST(Bucket, DifferentMechanismsDiffer) {
   EXPECT_NE(u.id, t.id);
 }
 
+// A cliff whose higher budget is the costlier run: DTRUnopt on RuntimeV2Eager
+// (overhead limit 64), ok 1.000x at ratio 0.641 and ok 2.250x at 0.646. The
+// reduced trace of claim a6fdfeebd48b7090 of the campaign in
+// fuzz/reports/campaign-20261204-093432.md, confirmed by simrd there.
+PropertySpec RisingCliff(TraceProperty property) {
+  PropertySpec spec;
+  spec.property = property;
+  spec.config.runtime = "RuntimeV2Eager";
+  spec.config.heuristic = "DTRUnopt";
+  spec.config.baseline_runtime = "RuntimeV2EagerOptimized";
+  spec.config.overhead_limit = 64.0;
+  spec.lo = BudgetSpec::Ratio(0.641);
+  spec.hi = BudgetSpec::Ratio(0.646);
+  spec.factor = 2.0;
+  return spec;
+}
+
+TEST(Bucket, CliffThatRisesCarriesBothLabels) {
+  Graph g =
+      ParseTraceFile(std::string(DTRCHECK_SOURCE_DIR) + "/tests/data/cliff_overhead_rise.log");
+  Bucket cliff = BucketOf(g, RisingCliff(TraceProperty::kCliff));
+  EXPECT_EQ(cliff.labels, (std::vector<std::string>{"cliff", "overhead-rise"}));
+  EXPECT_EQ(cliff.failure, "ok>ok");
+  EXPECT_EQ(cliff.family, "dtr");
+  // Reduced as an overhead rise, the budgets say nothing of a cliff's gap.
+  Bucket rise = BucketOf(g, RisingCliff(TraceProperty::kOverheadRise));
+  EXPECT_EQ(rise.labels, std::vector<std::string>{"overhead-rise"});
+  EXPECT_NE(rise.id, cliff.id);
+  // A falling cliff (archived, 2.000x -> 1.000x) is no overhead rise.
+  Entry falling = Load("cliff/fe5e9911ae247607");
+  EXPECT_EQ(BucketOf(falling.graph, falling.spec).labels, std::vector<std::string>{"cliff"});
+}
+
 TEST(Bucket, ScoreFamilies) {
   for (const char* h : {"DTR", "DTREqClass", "DTRLocal", "DTRUnopt", "AbESizeStale",
                         "AbEqSizeStale", "AbLocalSizeStale"})

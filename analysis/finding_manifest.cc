@@ -143,6 +143,7 @@ Json ManifestToJson(const FindingManifest& m) {
   j["expected"] = ExpectedJson(m);
   j["dtrcheck"] = m.dtrcheck;
   if (!m.oom.is_null()) j["oom"] = m.oom;
+  if (!m.bucket.is_null()) j["bucket"] = m.bucket;
   if (!m.optimal.is_null()) j["optimal"] = m.optimal;
   j["simrd_status"] = m.simrd_status;
   j["simrd"] = m.simrd;
@@ -209,6 +210,7 @@ FindingManifest ManifestFromJson(const Json& json) {
   if (m.dtrcheck.size() != m.expected.size())
     j.Fail("dtrcheck", "one record per budget (" + std::to_string(m.expected.size()) + ")");
   m.oom = ObjectOrNull(j, "oom");
+  m.bucket = ObjectOrNull(j, "bucket");
   m.optimal = ObjectOrNull(j, "optimal");
   m.simrd_status = j.String("simrd_status");
   if (format == 1 && m.simrd_status == kFormat1NotConfirmed) m.simrd_status = kSimrdNotConfirmed;

@@ -18,6 +18,10 @@
 //   expected       {lo, hi}: {status, overhead, budget} of dtrcheck's runs
 //   dtrcheck       the records of those runs, each with its overhead
 //   oom            pinned-oom: the diagnosis of the run at hi
+//   bucket         the root-cause bucket (analysis/bucket.h: id, key,
+//                  labels, failure, oom_site, family, features,
+//                  trace_form), written by `dtrcheck archive add`; absent
+//                  in entries filed before 2026-12-04
 //   optimal        the minimum-compute schedule at each budget and the
 //                  heuristic's regret (optimal/regret.h; written by
 //                  `dtrcheck check-finding --optimal --record`), if computed
@@ -78,6 +82,7 @@ struct FindingManifest {
   std::vector<ArchivedRun> expected;  // lo (if any) then hi
   Json dtrcheck;                      // array of records with overhead
   Json oom;                           // null unless pinned-oom
+  Json bucket;                        // null unless computed
   Json optimal;                       // null unless computed
   std::string simrd_status;
   Json simrd;

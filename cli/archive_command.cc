@@ -25,6 +25,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "analysis/bucket.h"
 #include "analysis/finding_manifest.h"
 #include "analysis/simrd_confirm.h"
 #include "cli/fuzz_commands.h"
@@ -200,7 +201,8 @@ Outcome Add(const AddArgs& args) {
     throw std::invalid_argument(fuzzer_input.string() + ": the fuzzer input cannot be read");
 
   // dtrcheck: the property holds, with the records the manifest holds.
-  PropertyCheck check = CheckTraceProperty(ParseTraceFile(trace), m.spec);
+  const Graph graph = ParseTraceFile(trace);
+  PropertyCheck check = CheckTraceProperty(graph, m.spec);
   if (!check.holds)
     return {"does-not-hold", "the " + std::string(TracePropertyName(m.spec.property)) +
                                  " property does not hold in dtrcheck: " + check.summary};
@@ -214,6 +216,9 @@ Outcome Add(const AddArgs& args) {
 
   FindingManifest out = m;
   SetCheck(&out, check);
+  // The labels every predicate gives the two runs, and the bucket they make:
+  // one failure filed once carries all its names.
+  out.bucket = BucketToJson(BucketOf(graph, m.spec));
   out.kind = TracePropertyName(m.spec.property);
   if (!args.id.empty()) out.id = args.id;
   if (out.id.empty())

@@ -21,6 +21,10 @@ Action AddCheckFindingCommand(CLI::App& app);
 // simrd when installed) and files it atomically as DIR/<kind>/<id>/.
 Action AddArchiveCommand(CLI::App& app);
 
+// bucket MANIFEST... : the root-cause bucket of each reduced counterexample
+// (analysis/bucket.h), one JSON object per line.
+Action AddBucketCommand(CLI::App& app);
+
 // fuzz-diff [--time S | --cases N] [--seed N] [--archive DIR] [-j N]:
 // differential fuzzing against simrd (fuzz/lib/diff_fuzz.h); --replay DIR
 // replays its archive.

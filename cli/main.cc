@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
       dtrcheck::AddFuzzDecodeCommand(app), dtrcheck::AddCheckFindingCommand(app),
       dtrcheck::AddArchiveCommand(app),    dtrcheck::AddCensusCommand(app),
       dtrcheck::AddOptimalCommand(app),    dtrcheck::AddFuzzDiffCommand(app),
+      dtrcheck::AddBucketCommand(app),
   };
   try {
     app.parse(argc, argv);

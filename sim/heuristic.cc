@@ -8,6 +8,7 @@
 #include "sim/plugin_heuristic.h"
 #include "sim/py_random.h"
 #include "sim/runtime.h"
+#include "sim/score_family.h"
 
 namespace dtrcheck {
 
@@ -280,6 +281,25 @@ bool IsRandomHeuristic(const std::string& name) {
   for (const auto& e : kHeuristics)
     if (name == e.name) return e.kind == Entry::kRandom;
   return false;
+}
+
+std::string ScoreFamily(const std::string& name) {
+  for (const auto& e : kHeuristics) {
+    if (name != e.name) continue;
+    if (e.kind == Entry::kLru) return "lru";
+    if (e.kind == Entry::kRandom) return "random";
+    if (e.term == Term::kRegionRev) return "msps";  // its own cost term, not e*
+    bool cost = e.term != Term::kOne;
+    if (cost && e.size && e.stale) return "dtr";
+    std::string f;
+    for (auto [on, part] : {std::pair{cost, "cost"}, {e.size, "size"}, {e.stale, "stale"}})
+      if (on) {
+        if (!f.empty()) f += '+';
+        f += part;
+      }
+    return f;
+  }
+  return IsPluginHeuristic(name) ? "plugin:" + name : "";
 }
 
 std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed) {

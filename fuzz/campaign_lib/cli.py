@@ -1,4 +1,4 @@
-"""fuzz/campaign's command line: run, triage, merge (see fuzz/README.md)."""
+"""fuzz/campaign's command line: run, triage, merge, buckets (see fuzz/README.md)."""
 import argparse
 import json
 import os
@@ -12,7 +12,7 @@ import time
 from types import FrameType
 from typing import Optional
 
-from . import report
+from . import buckets, report
 from .fuzzers import FuzzerRun, allocate, stop_all
 from .layout import KINDS, ROOT, TARGETS, Findings, append_jsonl
 from .triage import Interrupted, Triage
@@ -93,15 +93,24 @@ def parse(argv: list[str]) -> argparse.Namespace:
                      help='merge libFuzzer corpora with -merge=1 '
                           '(keeps only inputs adding coverage)')
     mer.add_argument('sources', nargs='+', help='findings directories and/or archive directories')
+    mer.add_argument('--dtrcheck', default=os.path.join(ROOT, 'build', 'bin', 'dtrcheck'))
+    bkt = sub.add_parser(
+        'buckets', help='the root-cause buckets of an archive (fuzz/README.md, "Buckets")')
+    bkt.add_argument('archive', nargs='?', default=os.path.join(ROOT, 'corpus'))
+    bkt.add_argument('--dtrcheck', default=os.path.join(ROOT, 'build', 'bin', 'dtrcheck'))
+    bkt.add_argument('--write', action='store_true',
+                     help='write ARCHIVE/buckets/<id>.json (computed afresh from the entries, '
+                          'merged with the hits the store has)')
+    bkt.add_argument('--json', action='store_true', help='print the records as one JSON object')
     args = ap.parse_args(argv)
     if args.command is None:
         ap.print_help()
         sys.exit(2)
     plugins = getattr(args, 'plugin', [])
     args.plugin = [os.path.abspath(p) for p in plugins]
-    if args.findings is None:
+    if getattr(args, 'findings', '') is None:
         args.findings = os.path.join(ROOT, 'fuzz', 'findings-plugins' if plugins else 'findings')
-    if args.archive is None:
+    if getattr(args, 'archive', '') is None:
         args.archive = os.path.join(args.findings, 'archive') if plugins \
             else os.path.join(ROOT, 'corpus')
     return args
@@ -235,11 +244,17 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
         record['interrupted'] = interrupted
         append_jsonl(findings.campaigns, record)
         pending = len(triage.pending_claims()) + len(triage.pending_artifacts())
-        summary, md = report.build(record, findings, triage.archived(), pending, interrupted)
+        summary, md, svg = report.build(record, findings, triage.archived(), pending,
+                                        interrupted, triage.store.records)
         print(summary, flush=True)
         for path in [findings.report] + ([args.report] if args.report else []):
             with open(path, 'w') as f:
                 f.write(md + '\n')
+            # The report names its curve beside it.
+            svg_path = os.path.join(os.path.dirname(os.path.abspath(path)),
+                                    f'saturation-{stamp}.svg')
+            with open(svg_path, 'w') as f:
+                f.write(svg)
         log(f'report: {findings.report}' + (f' and {args.report}' if args.report else ''))
     return 130 if interrupted else 0
 
@@ -255,19 +270,26 @@ def copy_missing(src: str, dst: str) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(src, tmp)
         os.rename(tmp, dst)
-    else:
-        shutil.copyfile(src, dst)
+    else:  # copy2 keeps the mtime: a claim's is when it was found
+        shutil.copy2(src, dst)
     return True
 
 
 def merge(args: argparse.Namespace) -> int:
     dest = Findings(args.findings)
     dest.ensure()
-    counts = {'claims': 0, 'corpus': 0, 'triage': 0, 'archive': 0}
+    store = buckets.Store(args.archive)
+    counts = {'claims': 0, 'corpus': 0, 'triage': 0, 'archive': 0, 'buckets': 0}
     for src in args.sources:
         src = os.path.abspath(src)
-        # An archive: <kind>/<id>/manifest.json (possibly under corpus/).
+        # An archive: <kind>/<id>/manifest.json (possibly under corpus/), and
+        # its buckets: records merge as unions of their hits (buckets.py), so
+        # the result is the same in any order of the sources.
         for base in (src, os.path.join(src, 'corpus')):
+            if os.path.abspath(base) != os.path.abspath(args.archive):
+                for record in buckets.Store(base).records.values():
+                    store.add(record)
+                    counts['buckets'] += 1
             for kind in KINDS:
                 kdir = os.path.join(base, kind)
                 if not os.path.isdir(kdir):
@@ -301,8 +323,40 @@ def merge(args: argparse.Namespace) -> int:
                 if os.path.exists(os.path.join(other.triage, item, 'result.json')):
                     counts['triage'] += copy_missing(os.path.join(other.triage, item),
                                                      os.path.join(dest.triage, item))
+    # Entries from an archive without bucket records (filed before buckets).
+    if os.path.exists(args.dtrcheck):
+        buckets.sync(store, args.archive, args.dtrcheck)
     print('merge: ' + ', '.join(f'{n} {k}' for k, n in counts.items())
           + ('' if not args.minimize else ' (corpora merged with -merge=1)'))
+    return 0
+
+
+def show_buckets(args: argparse.Namespace) -> int:
+    """The buckets of an archive: how many, their sizes, representatives."""
+    if not os.path.exists(args.dtrcheck):
+        sys.exit(f'campaign: {args.dtrcheck} not found: build it (ci/build.sh)')
+    records = buckets.rebuild(os.path.abspath(args.archive), args.dtrcheck)
+    if args.write:
+        store = buckets.Store(args.archive)
+        for record in records.values():
+            store.add(record)
+    if args.json:
+        print(json.dumps({'buckets': [records[k] for k in sorted(records)]}, indent=2))
+        return 0
+
+    def entries_of(r: dict) -> int:
+        return len({h['entry'] for h in r['hits'] if h.get('entry')})
+    rows = sorted(records.values(), key=lambda r: (-entries_of(r), r['key']))
+    table = [{'bucket': r['id'], 'key': r['key'],
+              'entries': entries_of(r),
+              'hits': r['count'], 'inputs': len(r['inputs']),
+              'representative': (r['representative'] or {}).get('entry', '-'),
+              'operators': (r['representative'] or {}).get('operators', '-'),
+              'first_seen': r['first_seen'] or '?'} for r in rows]
+    entries = sum(t['entries'] for t in table)
+    print(f'{len(records)} buckets of {entries} entries in {args.archive}')
+    print(report.table(table, ['bucket', 'key', 'entries', 'hits', 'inputs', 'representative',
+                               'operators', 'first_seen']))
     return 0
 
 
@@ -310,4 +364,6 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.command == 'merge':
         return merge(args)
+    if args.command == 'buckets':
+        return show_buckets(args)
     return campaign(args, fuzz=args.command == 'run')

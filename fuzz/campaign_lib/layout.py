@@ -11,9 +11,11 @@ A findings directory (default fuzz/findings/, ignored by git) holds:
   triage/<item>/       decoded trace, reduction, result.json once finished
   bugs/<target>/       artifacts that are bugs (sanitizer reports, crashes)
   campaigns.jsonl      one line per campaign: start, end, host, options
-  report.md            the last campaign's report
+  report.md            the last campaign's report, saturation-<stamp>.svg
+                       its curve of new buckets
 The archive (default corpus/ of the repository) holds the counterexamples:
   <kind>/<id>/trace.log, manifest.json, input.bin
+  buckets/<bucket id>.json   their root-cause buckets (buckets.py)
 """
 import json
 import os

@@ -6,7 +6,11 @@ goes through:
   decode     `dtrcheck fuzz-decode` (the fuzzer's own decoder): the trace,
              the sweep and its findings; the one whose id is the claim's is
              the finding to triage.
-  dedupe     a signature already archived (corpus/<kind>/<id>) is done.
+  promote    an inversion whose decoded sweep also has a pinned-oom finding
+             of the same two runs is that finding: one failure, reduced
+             once with the stronger property, filed once (both labels).
+  dedupe     a signature already archived (corpus/<kind>/<id>) is done: a
+             hit of that entry's bucket.
   reduce     `dtrcheck reduce` with the finding's property, budgets and
              configuration; SIGINT after the time limit keeps the best
              trace so far (not 1-minimal then, and the manifest says so).
@@ -18,6 +22,13 @@ goes through:
              configuration as a duplicate, and writes corpus/<kind>/<id>/ in
              a temporary directory renamed into place: it either exists
              whole or not at all.
+  bucket     `dtrcheck bucket` on the reduced trace (analysis/bucket.h); a
+             bucket the archive has, with a representative no larger, is
+             a hit only (status known-bucket, nothing filed); otherwise the
+             trace is archived and becomes the bucket's representative.
+             Every outcome with a bucket is recorded in ARCHIVE/buckets/
+             (buckets.py). Pending claims with the same input and runs are
+             finished with it (status same-finding).
 An artifact of libFuzzer (crash-, leak-, timeout-, oom-) is rerun once to
 keep its report, and filed under bugs/ unless it is a pathology report.
 Each item ends with triage/<item>/result.json; an item without one is
@@ -33,6 +44,7 @@ import subprocess
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from . import buckets
 from .layout import KINDS, ROOT, Findings, read_json, read_jsonl, write_atomic, write_json
 
 Json = Dict[str, Any]
@@ -63,6 +75,45 @@ class Triage:
         self.optimal_seconds = optimal_seconds
         # claim id -> (decode json, finding) of pending claims
         self.decoded: Dict[str, Tuple[Json, Optional[Json]]] = {}
+        self.store = buckets.Store(self.archive)
+        self.sync_buckets()
+        # What "new" means in this campaign's report: not in the archive before.
+        self.known_buckets = set(self.store.records)
+
+    # ----- buckets ---------------------------------------------------------
+    def sync_buckets(self) -> None:
+        """Buckets for archived entries no bucket record names yet (an
+        archive filed before buckets, or entries merged in without theirs)."""
+        buckets.sync(self.store, self.archive, self.dtrcheck, self.env)
+
+    def claim_input_sha256(self, cid: str) -> str:
+        return buckets.sha256_of_file(os.path.join(self.findings.claims, cid))
+
+    def claim_found_at(self, cid: str) -> str:
+        mtime = os.path.getmtime(os.path.join(self.findings.claims, cid))
+        return time.strftime('%Y-%m-%dT%H:%M:%S+0000', time.gmtime(mtime))
+
+    def record_hit(self, bucket: Json, hit: Json) -> Json:
+        """Adds a hit to its bucket; the fields a result keeps about it."""
+        record, _ = self.store.add(buckets.record_of(bucket, [hit]))
+        return {'bucket': record['id'], 'bucket_key': record['key'],
+                'labels': record['labels'], 'bucket_new': record['id'] not in self.known_buckets,
+                'found_at': hit.get('found_at')}
+
+    def entry_hit(self, cid: str, entry: str, signature: str) -> Json:
+        """A claim whose failure is archived already (its signature, or the
+        pinned-oom it is promoted to): a hit of that entry's bucket, with the
+        entry's reduced trace."""
+        record = self.store.bucket_of_entry(entry)
+        if record is None:  # not yet in the store (sync_buckets adds all at start)
+            self.sync_buckets()
+            record = self.store.bucket_of_entry(entry)
+        if record is None:
+            return {}
+        theirs = next(h for h in record['hits'] if h.get('entry') == entry)
+        hit = dict(theirs, claim=cid, signature=signature, entry=None,
+                   input_sha256=self.claim_input_sha256(cid), found_at=self.claim_found_at(cid))
+        return self.record_hit(record, hit)
 
     # ----- what is pending -------------------------------------------------
     def result_path(self, item: str) -> str:
@@ -161,15 +212,21 @@ class Triage:
             why = decoded.get('error') or \
                 'the finding is not in the decoded sweep (other cliff options?)'
             return self.finish(cid, {'status': 'not-reproduced', 'detail': why})
+        claimed = finding
+        finding = strongest(decoded, finding)
+        fid = finding['id']  # the id the failure is filed under
         kind = finding['kind']
         base = {'kind': kind, 'signature': finding['signature'],
                 'description': finding['description']}
+        if fid != cid:
+            base['claimed'] = {'kind': claimed['kind'], 'signature': claimed['signature']}
         if kind not in KINDS:  # simrd-error: the generator made a trace simrd cannot run
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
-        target = os.path.join(self.archive, kind, cid)
+        target = os.path.join(self.archive, kind, fid)
         if os.path.exists(target):
+            entry_fields = self.entry_hit(cid, f'{kind}/{fid}', claimed['signature'])
             return self.finish(cid, dict(base, status='duplicate', archive=rel(target),
-                                         detail='signature already archived'))
+                                         detail='signature already archived', **entry_fields))
 
         reduced = os.path.join(work, 'reduced.log')
         # simrd is asked once, by `archive add`, not by reduce as well.
@@ -186,30 +243,101 @@ class Triage:
             return self.finish(cid, dict(base, status='reduce-failed', exit=code,
                                          detail=f'see {rel(os.path.join(work, "reduce.log"))}'))
         time_to_find = self.time_to_find(cid)
-        added = self.archive_add(reduced, cid, time_to_find)
+        reduced_manifest = os.path.join(work, 'reduced.manifest.json')
+        try:
+            bucket: Optional[Json] = buckets.bucket_of(self.dtrcheck, [reduced_manifest],
+                                                       self.env)[0]['bucket']
+        except (RuntimeError, IndexError, ValueError) as e:
+            # Filed all the same: `fuzz/campaign buckets` can bucket it later.
+            self.log(f'triage {cid}: no bucket ({e})')
+            bucket = None
+        hit: Json = {}
+        if bucket is not None:
+            hit = buckets.hit_of_manifest(reduced_manifest, bucket, claim=cid,
+                                          input_sha256=self.claim_input_sha256(cid),
+                                          found_at=self.claim_found_at(cid))
+            hit['signature'] = claimed['signature']
+            known = self.store.records.get(bucket['id'])
+            rep = known and known.get('representative')
+            if rep and buckets.size_key(hit) >= buckets.size_key(rep):
+                # The bucket's story is archived already, in a trace no larger.
+                known_fields = self.record_hit(bucket, hit)
+                self.log(f'triage {cid}: known bucket {bucket["id"]} ({bucket["key"]}), '
+                         f'represented by {rep["entry"]}')
+                result = self.finish(cid, dict(base, status='known-bucket',
+                                               representative=rep['entry'],
+                                               time_to_find=time_to_find,
+                                               operators=manifest['operators'],
+                                               **known_fields))
+                self.finish_siblings(cid, decoded, finding, bucket, hit, result)
+                return result
+        added = self.archive_add(reduced, cid, time_to_find, fid)
         status = added.get('status', 'archive-failed')
         if status == 'archived':
             self.log(f'triage {cid}: archived {added["archive"]} '
                      f'({added["operators"]["before"]} -> {added["operators"]["after"]} '
                      f'operators, simrd: {added["simrd_status"]})')
             self.record_optimum(cid, os.path.join(ROOT, added['archive']))
-            return self.finish(cid, dict(base, status='archived', archive=added['archive'],
-                                         time_to_find=time_to_find,
-                                         operators=added['operators'],
-                                         simrd=added['simrd_status'],
-                                         reduce_seconds=added['reduction']['seconds']))
+            hit_fields: Json = {}
+            if bucket is not None:
+                hit['entry'] = f'{kind}/{fid}'
+                hit_fields = self.record_hit(bucket, hit)
+                self.log(f'triage {cid}: bucket {bucket["id"]} ({bucket["key"]})'
+                         + (' NEW' if hit_fields['bucket_new'] else ''))
+            result = self.finish(cid, dict(base, status='archived', archive=added['archive'],
+                                           time_to_find=time_to_find,
+                                           operators=added['operators'],
+                                           simrd=added['simrd_status'],
+                                           reduce_seconds=added['reduction']['seconds'],
+                                           **hit_fields))
+            if bucket is not None:
+                self.finish_siblings(cid, decoded, finding, bucket, hit, result)
+            return result
         if status == 'simrd-disagrees':
             self.log(f'triage {cid}: SIMRD DISAGREES (kept in {rel(work)})')
         extra = {k: v for k, v in added.items() if k in ('archive', 'simrd', 'detail')}
+        if status == 'duplicate' and bucket is not None:  # the same reduced trace is archived
+            extra.update(self.record_hit(bucket, hit))
         return self.finish(cid, dict(base, status=status, **extra))
 
-    def archive_add(self, reduced: str, cid: str, time_to_find: Optional[float]) -> Json:
+    def finish_siblings(self, cid: str, decoded: Json, finding: Json, bucket: Json,
+                        hit: Json, result: Json) -> None:
+        """Pending claims of the same input whose finding is this one (a
+        pinned-oom and its inversion): finished with this claim's outcome,
+        each a hit of the same bucket, with no second reduction."""
+        with open(os.path.join(self.findings.claims, cid), 'rb') as f:
+            data = f.read()
+        for other in sorted(self.pending_claims()):
+            path = os.path.join(self.findings.claims, other)
+            with open(path, 'rb') as f:
+                if f.read() != data:
+                    continue
+            if other not in self.decoded:
+                self.decoded[other] = self.decode_claim(other)
+            _, theirs = self.decoded[other]
+            if theirs is None or strongest(decoded, theirs)['id'] != finding['id']:
+                continue
+            self.decoded.pop(other)
+            their_hit = dict(hit, claim=other, signature=theirs['signature'], entry=None,
+                             input_sha256=self.claim_input_sha256(other),
+                             found_at=self.claim_found_at(other))
+            reduced = {k: result[k] for k in ('operators',) if k in result}
+            self.finish(other, dict(kind=finding['kind'], signature=finding['signature'],
+                                    description=finding['description'],
+                                    claimed={'kind': theirs['kind'],
+                                             'signature': theirs['signature']},
+                                    status='same-finding', same_as=cid,
+                                    **reduced, **self.record_hit(bucket, their_hit)))
+            self.log(f'triage {other}: the same failure as {cid} (bucket {bucket["id"]})')
+
+    def archive_add(self, reduced: str, cid: str, time_to_find: Optional[float],
+                    fid: Optional[str] = None) -> Json:
         """`dtrcheck archive add`: re-checks the reduced trace, asks simrd,
         files corpus/<kind>/<cid>/ atomically. Its outcome (--json), or
         archive-failed with its message."""
         claim = os.path.join(self.findings.claims, cid)
         cmd = [self.dtrcheck, 'archive', 'add', reduced, '--archive', rel(self.archive),
-               '--id', cid, '--fuzzer-input', claim, '--json']
+               '--id', fid or cid, '--fuzzer-input', claim, '--json']
         if time_to_find is not None:
             cmd += ['--time-to-find', repr(time_to_find)]
         if not self.oracle:
@@ -268,6 +396,20 @@ class Triage:
                                   'detail': detail,
                                   'bug_signature': bug_signature(target, detail),
                                   'reproduce': f'{rel(binary)} {rel(kept)}'})
+
+
+def strongest(decoded: Json, finding: Json) -> Json:
+    """The finding the claim's failure is triaged as: an inversion whose
+    sweep has a pinned-oom finding of the same two runs (the fuzzer reports
+    both, analysis/pathology.h) is that pinned-oom, whose property keeps
+    the inversion and the pinned frontier: one failure, one entry with both
+    labels. Anything else is itself."""
+    if finding['kind'] != 'inversion':
+        return finding
+    for f in decoded.get('findings', []):
+        if f['kind'] == 'pinned-oom' and f['lo'] == finding['lo'] and f['hi'] == finding['hi']:
+            return dict(f)
+    return finding
 
 
 # What names a crash, most telling first: a sanitizer's report, an

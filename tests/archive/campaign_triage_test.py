@@ -28,6 +28,12 @@ CLAIMS = {
     'e2b54e03539e3bdd': ('inversion', 'rWIWbe4+1NR94FfpLZqm'),
     'b59669c7a3e2c14d': ('cliff', '7SRCQUBZYkeQdwMm9CH1'),
 }
+# Where each is filed: the inversion ends in a pinned-frontier oom, so it is
+# triaged as the pinned-oom finding of the same runs (one entry, both labels).
+FILED = {
+    'e2b54e03539e3bdd': ('pinned-oom', 'db7929040a926765'),
+    'b59669c7a3e2c14d': ('cliff', 'b59669c7a3e2c14d'),
+}
 # A cliff on a 200-operator trace under DTRUnopt: minutes to reduce.
 SLOW_CLAIM = ('7ce2043360456b79', '4WGvN/hvuQeHOMNw8H6N')
 
@@ -45,7 +51,7 @@ def check_manifest(m: Dict[str, Any], cid: str, kind: str, data: str) -> None:
           f'{cid}: not reduced: {m["operators"]}')
     check(set(m['expected']) == {'lo', 'hi'}, 'expected runs lo and hi')
     lo, hi = m['expected']['lo'], m['expected']['hi']
-    if kind == 'inversion':
+    if kind in ('inversion', 'pinned-oom'):
         check(lo['status'] == 'ok' and hi['status'] in ('oom', 'thrashed'),
               f'inversion statuses {m["expected"]}')
     else:
@@ -80,12 +86,13 @@ def main() -> None:
         print(out.stdout + out.stderr)
         check(out.returncode == 0, f'triage exited {out.returncode}')
 
-        for cid, (kind, data) in CLAIMS.items():
-            d = os.path.join(archive, kind, cid)
+        for cid, (_, data) in CLAIMS.items():
+            kind, fid = FILED[cid]
+            d = os.path.join(archive, kind, fid)
             check(os.path.isdir(d), f'{d} not archived')
             with open(os.path.join(d, 'manifest.json')) as f:
                 m = json.load(f)
-            check_manifest(m, cid, kind, data)
+            check_manifest(m, fid, kind, data)
             # The campaign's default --optimal 10 solved both budgets.
             opt = m.get('optimal', {})
             check('verdict' in opt and all(e in opt for e in m['budgets']),
@@ -104,15 +111,17 @@ def main() -> None:
               'report gives the optimum of the archived entries')
 
         # Same signature again: a duplicate, and the archive is untouched.
-        inversion = os.path.join(archive, 'inversion', 'e2b54e03539e3bdd', 'manifest.json')
+        inversion = os.path.join(archive, *FILED['e2b54e03539e3bdd'], 'manifest.json')
         shutil.rmtree(os.path.join(findings, 'triage', 'e2b54e03539e3bdd'))
         with open(inversion) as f:
             before = f.read()
         out = subprocess.run(cmd, capture_output=True, text=True)
         check(out.returncode == 0, 'second triage')
         with open(os.path.join(findings, 'triage', 'e2b54e03539e3bdd', 'result.json')) as f:
-            check(json.load(f)['status'] == 'duplicate',
-                  'second triage of a signature is a duplicate')
+            again = json.load(f)
+        check(again['status'] == 'duplicate' and again['labels'] == ['inversion', 'pinned-oom']
+              and not again['bucket_new'],
+              'second triage of a signature is a duplicate, a hit of a known bucket')
         with open(inversion) as f:
             check(f.read() == before, 'archive rewritten')
         check(os.path.exists(os.path.join(findings, 'report.md')), 'report written')

@@ -134,7 +134,11 @@ def check_refile(d: str, tmp: str) -> None:
     new = os.path.join(tmp, 'refile', 'corpus', 'inversion', os.path.basename(ENTRY))
     a, b = load(os.path.join(ENTRY, 'manifest.json')), load(os.path.join(new, 'manifest.json'))
     differ = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
-    check(differ == ['simrd', 'simrd_status'], f're-filed manifest differs only by simrd: {differ}')
+    # ... and by its bucket, which entries filed before 2026-12-04 lack.
+    check(differ == ['bucket', 'simrd', 'simrd_status'] and 'bucket' not in a,
+          f're-filed manifest differs only by simrd and its new bucket: {differ}')
+    check(b['bucket']['labels'][0] == b['kind'] and b['bucket']['failure'] == '>'.join(
+        b['expected'][e]['status'] for e in ('lo', 'hi')), f"its bucket: {b['bucket']}")
     with open(os.path.join(ENTRY, 'input.bin'), 'rb') as f, \
             open(os.path.join(new, 'input.bin'), 'rb') as g:
         check(f.read() == g.read(), 'the fuzzer input is kept')

@@ -1,0 +1,40 @@
+// dtrcheck bucket: the root-cause bucket of reduced counterexamples
+// (analysis/bucket.h). Reads a manifest as `dtrcheck reduce` writes it
+// beside its output or as the archive keeps it; the campaign groups its
+// findings with it (fuzz/campaign buckets, fuzz/README.md).
+#include <filesystem>
+#include <iostream>
+
+#include "analysis/bucket.h"
+#include "analysis/finding_manifest.h"
+#include "cli/fuzz_commands.h"
+#include "sim/parse.h"
+
+namespace dtrcheck {
+
+Action AddBucketCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "bucket", "the root-cause bucket of reduced counterexamples, one JSON object per line");
+  auto manifests = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("MANIFEST", *manifests,
+                  "a manifest (corpus/<kind>/<id>/manifest.json, OUT.manifest.json of reduce) or "
+                  "an entry's directory")
+      ->required();
+  return {cmd, [manifests]() {
+            namespace fs = std::filesystem;
+            for (const std::string& path : *manifests) {
+              const std::string manifest =
+                  fs::is_directory(path) ? (fs::path(path) / "manifest.json").string() : path;
+              FindingManifest m = ReadFindingManifest(manifest);
+              const std::string trace = (fs::path(manifest).parent_path() / m.trace).string();
+              Bucket b = BucketOf(ParseTraceFile(trace), m.spec);
+              Json j = {{"manifest", manifest}, {"bucket", BucketToJson(b)}};
+              if (!m.id.empty()) j["id"] = m.id;
+              if (!m.kind.empty()) j["kind"] = m.kind;
+              std::cout << j.dump() << "\n" << std::flush;
+            }
+            return 0;
+          }};
+}
+
+}  // namespace dtrcheck

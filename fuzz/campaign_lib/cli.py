@@ -15,6 +15,7 @@ from typing import Optional
 from . import buckets, report
 from .fuzzers import FuzzerRun, allocate, stop_all
 from .layout import KINDS, ROOT, TARGETS, Findings, append_jsonl
+from .status import StatusLines, triage_reserve
 from .triage import Interrupted, Triage
 
 # Do not start a reduction with less time than this before the deadline:
@@ -70,7 +71,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
     run = sub.add_parser(
         'run', help='fuzz for --time seconds on --jobs cores, triaging findings as they come')
     add_triage_options(run)
-    run.add_argument('--time', type=float, default=600, help='seconds of fuzzing (default 600)')
+    run.add_argument('--time', type=float, default=600,
+                     help='wall seconds for the whole run, triage included (default 600): '
+                          'the fuzzers stop --triage-reserve seconds before the end')
+    run.add_argument('--triage-reserve', type=float, default=None, metavar='SECONDS',
+                     help='the last SECONDS of --time triage only, fuzzers stopped (default a '
+                          'quarter of --time, at most --reduce-timeout)')
+    run.add_argument('--status-every', type=float, default=60, metavar='SECONDS',
+                     help='print a status line every SECONDS (default 60; 0: none)')
     run.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
                      help='fuzzing processes (default: all cores)')
     run.add_argument('--targets', default=None,
@@ -211,15 +219,29 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
                     oracle=not args.no_oracle, log=log, optimal_seconds=args.optimal)
     runs: list[FuzzerRun] = []
     interrupted = False
+    phase = ['fuzzing' if targets else 'triage']
+    status: Optional[StatusLines] = None
+    every = getattr(args, 'status_every', 60)
+    if every > 0:
+        status = StatusLines(every, start, getattr(args, 'time', None) or 0, runs, findings,
+                             claims_before, triage, lambda: set(triage.store.records), log,
+                             lambda: phase[0])
+        status.start()
     try:
         if targets and args.time > 0:
+            reserve = triage_reserve(args.time, args.triage_reserve, args.reduce_timeout)
+            fuzz_seconds = max(1.0, args.time - reserve)
             for target, workers in allocate(args.jobs, targets).items():
-                runs.append(FuzzerRun(target, os.path.join(fuzz_bin, target), workers, args.time,
-                                      findings, stamp, env))
-                log(f'{target}: {workers} worker(s) for {args.time:.0f} s, '
+                runs.append(FuzzerRun(target, os.path.join(fuzz_bin, target), workers,
+                                      fuzz_seconds, findings, stamp, env))
+                log(f'{target}: {workers} worker(s) for {fuzz_seconds:.0f} s, '
                     f'logs in {runs[-1].log_dir}')
-            triage_until(triage, start + args.time, stop_when_idle=False)
+            if reserve > 0:
+                log(f'the last {reserve:.0f} s of {args.time:.0f} s triage only')
+            triage_until(triage, start + fuzz_seconds, stop_when_idle=False)
             stop_all(runs)
+            phase[0] = 'triage'
+            triage_until(triage, start + args.time, stop_when_idle=True)
             if args.drain > 0:
                 triage_until(triage, time.time() + args.drain, stop_when_idle=True)
         else:
@@ -232,6 +254,8 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
     finally:
         # A second Ctrl-C must not cut the report short.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if status:
+            status.stop()
         stop_all(runs)
         record['end'] = time.time()
         fuzzers = {}
@@ -256,6 +280,9 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
             with open(svg_path, 'w') as f:
                 f.write(svg)
         log(f'report: {findings.report}' + (f' and {args.report}' if args.report else ''))
+        if pending:
+            log(f'{pending} finding(s) pending; finish them with: fuzz/campaign triage '
+                f'--findings {shlex.quote(findings.root)} --archive {shlex.quote(args.archive)}')
     return 130 if interrupted else 0
 
 

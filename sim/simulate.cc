@@ -238,6 +238,7 @@ void SimulateBudgets(const Graph& graph, const std::vector<RunConfig>& configs,
   auto heuristic = NewHeuristic(shared, prepared[0].rec);
   Runtime run(graph, unbounded, *heuristic, observer);
   RunRecord end;             // the unbounded run's outcome, once it has one
+  end.config = shared;       // FillRecord reads config.stats
   bool run_stopped = false;  // it stopped early: every later budget shares its end
   size_t next = 0;           // position in `order`
   for (; next < order.size(); ++next) {

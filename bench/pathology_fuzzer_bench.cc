@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) {
     uint64_t h = 0xcbf29ce484222325ull;
     const double start = CpuSeconds();
-    for (const std::string& bytes : inputs) MixCheck(&h, CheckFuzzCase(DecodeFuzzCase(bytes), options));
+    for (const std::string& bytes : inputs)
+      MixCheck(&h, CheckFuzzCase(DecodeFuzzCase(bytes), options));
     const double took = CpuSeconds() - start;
     best = std::min(best, took);
     if (r > 0 && h != digest) {
@@ -138,8 +139,8 @@ int main(int argc, char** argv) {
   std::printf(
       "pathology_fuzzer_bench: %zu inputs (%zu from %s, %ld random from seed %llu), best of %d "
       "rounds: %.3f CPU s, %.1f inputs/s; outcome digest %016llx\n",
-      inputs.size(), from_corpus, dir.c_str(), random_inputs,
-      static_cast<unsigned long long>(seed), rounds, best,
-      static_cast<double>(inputs.size()) / best, static_cast<unsigned long long>(digest));
+      inputs.size(), from_corpus, dir.c_str(), random_inputs, static_cast<unsigned long long>(seed),
+      rounds, best, static_cast<double>(inputs.size()) / best,
+      static_cast<unsigned long long>(digest));
   return 0;
 }

@@ -21,9 +21,12 @@ struct Pair {
   const char* heuristic;
 };
 const Pair kPairs[] = {
-    {"RuntimeV2EagerOptimized", "DTR"},   {"RuntimeV2Optimized", "MSPS"},
-    {"RuntimeV2EagerOptimized", "DTREqClass"}, {"RuntimeV2Eager", "DTRUnopt"},
-    {"RuntimeV2", "LRU"},                 {"RuntimeV1", "DTRLocal"},
+    {"RuntimeV2EagerOptimized", "DTR"},
+    {"RuntimeV2Optimized", "MSPS"},
+    {"RuntimeV2EagerOptimized", "DTREqClass"},
+    {"RuntimeV2Eager", "DTRUnopt"},
+    {"RuntimeV2", "LRU"},
+    {"RuntimeV1", "DTRLocal"},
     {"RuntimeV2Eager", "RandomStorage"},
 };
 const double kRatios[] = {0.05, 0.1, 0.2, 0.3, 0.3, 0.45, 0.6, 0.8, 0.95, 1.0, 1.5};

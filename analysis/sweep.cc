@@ -161,21 +161,40 @@ SweepResult RunSweep(const Graph& graph, const RunConfig& base, const Baseline& 
   std::vector<std::optional<SweepPoint>> slots(total);
   std::mutex mu;  // guards done and on_point
   size_t done = 0;
+  // The points to run, by budget, dealt out to one group per worker in
+  // turn: each group is one SimulateBudgets call, which runs the schedule
+  // its runs share once, and the groups get budgets from the whole range.
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < total; ++i)
+    if (!(i < options.skip.size() && options.skip[i])) todo.push_back(i);
+  std::stable_sort(todo.begin(), todo.end(), [&](size_t a, size_t b) {
+    return budgets[a].Resolve(baseline) < budgets[b].Resolve(baseline);
+  });
+  const size_t groups = std::min(todo.size(), static_cast<size_t>(std::max(options.jobs, 1)));
   ParallelFor(
-      total, options.jobs,
-      [&](size_t i) {
-        if (i < options.skip.size() && options.skip[i]) return;
+      groups, options.jobs,
+      [&](size_t g) {
+        std::vector<size_t> indices;
+        std::vector<RunConfig> configs;
+        for (size_t k = g; k < todo.size(); k += groups) {
+          indices.push_back(todo[k]);
+          configs.push_back(WithBudget(base, budgets[todo[k]]));
+        }
         std::optional<CancelObserver> cancel_observer;
         if (options.cancel) cancel_observer.emplace(options.cancel);
         try {
-          SweepPoint p{i, Simulate(graph, WithBudget(base, budgets[i]), baseline,
-                                   cancel_observer ? &*cancel_observer : nullptr)};
-          std::lock_guard<std::mutex> lock(mu);
-          slots[i] = std::move(p);
-          ++done;
-          if (options.on_point) options.on_point(*slots[i], done, total);
+          SimulateBudgets(
+              graph, configs, baseline,
+              [&](size_t j, RunRecord&& record) {
+                const size_t i = indices[j];
+                std::lock_guard<std::mutex> lock(mu);
+                slots[i] = SweepPoint{i, std::move(record)};
+                ++done;
+                if (options.on_point) options.on_point(*slots[i], done, total);
+              },
+              cancel_observer ? &*cancel_observer : nullptr);
         } catch (const SweepCancelled&) {
-          // The slot stays empty; no further point starts (the stop below).
+          // The group's unfinished slots stay empty; no further group starts.
         }
       },
       [&] { return options.cancel && options.cancel->load(); });

@@ -3,9 +3,11 @@
 // This is the one sweep mechanism of dtrcheck; the sweep/scan/reproduce
 // commands, the property tests, the fuzzers and the reducer all use it. The
 // trace is parsed and the baseline run once by the caller; RunSweep only
-// varies the budget. Points run on worker threads, but each result is stored
-// at the index of its budget, so what a caller sees never depends on the
-// number of threads or on their timing.
+// varies the budget. The points of each worker thread share the part of
+// the schedule their runs have in common (SimulateBudgets, sim/simulate.h);
+// each result is Simulate's record for its budget, stored at the index of
+// that budget, so what a caller sees never depends on the number of threads
+// or on their timing.
 #ifndef DTRCHECK_ANALYSIS_SWEEP_H_
 #define DTRCHECK_ANALYSIS_SWEEP_H_
 

@@ -21,6 +21,8 @@ class EqClassForest {
  public:
   // access_count is bumped once per find_root step, as in simrd.
   explicit EqClassForest(Int* access_count) : access_count_(access_count) {}
+  // A copied forest counts into its own runtime's counter.
+  void Rebind(Int* access_count) { access_count_ = access_count; }
 
   EqNodeId NewNode(Int compute);
   EqNodeId FindRoot(EqNodeId n);

@@ -35,6 +35,13 @@ class RegionUpkeep {
   // epoch of them beyond its return.
   RegionUpkeep(RegionRebuilds mode, Int* access_count, EpochMarks* marks, EpochMarks* marks2)
       : mode_(mode), access_count_(access_count), marks_(marks), marks2_(marks2) {}
+  // A copy, made with its runtime's, counts into and marks with that
+  // runtime's own counter and marks.
+  void Rebind(Int* access_count, EpochMarks* marks, EpochMarks* marks2) {
+    access_count_ = access_count;
+    marks_ = marks;
+    marks2_ = marks2;
+  }
 
   // Before the run: room for every edge the graph will give each storage
   // (children[s], parents[s] entries), and whether rebuilds may update the
@@ -111,10 +118,10 @@ class RegionUpkeep {
   const StorageAdjacency& Forward(bool reverse) const { return reverse ? parents_ : children_; }
   const StorageAdjacency& Backward(bool reverse) const { return reverse ? children_ : parents_; }
 
-  const RegionRebuilds mode_;
-  Int* const access_count_;
-  EpochMarks* const marks_;
-  EpochMarks* const marks2_;
+  RegionRebuilds mode_;
+  Int* access_count_;
+  EpochMarks* marks_;
+  EpochMarks* marks2_;
 
   // The storage graph as regions read it, compact for the walk, which is the
   // simulation's hot loop. Per storage, the storages of its tensors'

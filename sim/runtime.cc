@@ -97,7 +97,7 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
                  RuntimeObserver* observer)
     : graph_(graph),
       options_(options),
-      heuristic_(heuristic),
+      heuristic_(&heuristic),
       observer_(observer),
       eq_forest_(&summary_.heuristic_access_count),
       region_upkeep_(options.region_rebuilds, &summary_.heuristic_access_count, &marks_, &marks2_) {
@@ -181,14 +181,22 @@ bool Runtime::OverBudget(Int extra) const {
   return options_.budget && memory_usage_ + extra > *options_.budget;
 }
 
-void Runtime::RunSchedule() {
-  size_t i = 0;
+Runtime::Runtime(const Runtime& other, Heuristic& heuristic, std::optional<Int> budget)
+    : Runtime(other) {
+  if (!frames_.empty()) throw std::logic_error("Runtime: forked in the middle of a command");
+  heuristic_ = &heuristic;
+  options_.budget = budget;
+  eq_forest_.Rebind(&summary_.heuristic_access_count);
+  region_upkeep_.Rebind(&summary_.heuristic_access_count, &marks_, &marks2_);
+}
+
+void Runtime::RunScheduleUntil(size_t end) {
   try {
-    RunCommands(&i);
+    RunCommands(end);
   } catch (const SimrdAssertion& e) {
     // simrd's traceback shows where in the log it was; the message names
     // the line of the command that tripped the assertion.
-    const int32_t line = graph_.schedule[i].line;
+    const int32_t line = graph_.schedule[next_command_].line;
     throw SimrdAssertion(
         std::string(e.what()) + (line > 0 ? " (at log line " + std::to_string(line) + ")"
                                           : " (at the end of the log, pinning the outputs)"),
@@ -196,8 +204,8 @@ void Runtime::RunSchedule() {
   }
 }
 
-void Runtime::RunCommands(size_t* index) {
-  for (size_t& i = *index; i < graph_.schedule.size(); ++i) {
+void Runtime::RunCommands(size_t end) {
+  for (size_t& i = next_command_; i < end; ++i) {
     const Command& cmd = graph_.schedule[i];
     if (observer_) observer_->OnCommand(i);
     switch (cmd.kind) {
@@ -350,7 +358,7 @@ void Runtime::Unlock(StorageId sid) {
 void Runtime::Free(Int size) {
   while (OverBudget(size)) {
     if (pool_.size() == 0) throw OutOfMemory{};
-    StorageId s = heuristic_.Choose(*this);
+    StorageId s = heuristic_->Choose(*this);
     if (digest_.count() == options_.perturb_eviction) {
       for (StorageId other : pool_.slots())
         if (other >= 0 && other != s) {
@@ -432,7 +440,13 @@ void Runtime::EvictedNeighbors(StorageId sid, StorageList* out) {
 }
 
 void Runtime::EvictedNeighborhood(StorageId sid, StorageList* out) {
-  Region region, region_rev;
+  // Scratch regions, reused from call to call (DTRUnopt calls this for every
+  // pool storage at every eviction): cleared first, so that Rebuild walks
+  // from sid rather than updating the last call's walk of another storage.
+  Region& region = neighborhood_scratch_.region;
+  Region& region_rev = neighborhood_scratch_.region_rev;
+  region.Clear();
+  region_rev.Clear();
   region_upkeep_.Rebuild(region, sid, false);
   region_upkeep_.Rebuild(region_rev, sid, true);
   out->clear();
@@ -602,6 +616,8 @@ void Runtime::BeginMaterialize(TensorId id, bool rematerialize) {
 void Runtime::FinishMaterialize(const Frame& f) {
   const TensorId id = f.t;
   const Operator& op = operators_[tensors_[id].op];
+  // ComputeTensor checks the same sum again, before anything changes it.
+  max_demand_ = std::max(max_demand_, memory_usage_ + op.total_size);
   if (OverBudget(op.total_size)) {
     try {
       Free(op.total_size);

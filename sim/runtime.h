@@ -76,10 +76,25 @@ class Runtime {
   Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& heuristic,
           RuntimeObserver* observer = nullptr);
 
-  // Replays the whole schedule (simrd's Graph.get_closure()(rt)).
+  // A copy of `other`, which stands between two commands, that runs on under
+  // `budget` and evicts with `heuristic`: the run `other` would have been
+  // had it had this budget from the start, provided no budget check of
+  // `other` so far has differed under the two budgets, and `heuristic` is a
+  // new heuristic of the same name and seed as other's, which no run has
+  // consulted yet (Free, the only caller of Heuristic::Choose, has not
+  // run). This is how a sweep shares the prefix its runs have in common
+  // (SimulateBudgets, sim/simulate.h).
+  Runtime(const Runtime& other, Heuristic& heuristic, std::optional<Int> budget);
+
+  // Replays the whole schedule (simrd's Graph.get_closure()(rt)), from the
+  // next command not run yet (see RunScheduleUntil) to the end.
   // OutOfMemory, RematExceeded and SimrdAssertion propagate; an assertion's
   // message names the log line of the command that tripped it.
-  void RunSchedule();
+  void RunSchedule() { RunScheduleUntil(graph_.schedule.size()); }
+  // The same, stopping before command `end`.
+  void RunScheduleUntil(size_t end);
+  // The index of the next command to run (the failing one after a throw).
+  size_t next_command() const { return next_command_; }
 
   // State the heuristics read.
   Int clock() const { return clock_; }
@@ -101,6 +116,10 @@ class Runtime {
   // Bytes of material storages holding a lock (ref_int > 0; pins included),
   // and the largest such total seen, with the clock when it was first seen.
   Int locked_bytes() const { return locked_bytes_; }
+  // The largest memory_usage + request that a budget check has compared
+  // with the budget so far (every check, passed or not): a run under budget
+  // B has made the same choices as an unbounded one as long as this is <= B.
+  Int max_demand() const { return max_demand_; }
   Int max_locked_bytes() const { return max_locked_bytes_; }
   Int max_locked_clock() const { return max_locked_clock_; }
   // Region rebuilds that updated the last walk instead of walking
@@ -116,8 +135,11 @@ class Runtime {
   void EvictedNeighborhood(StorageId s, StorageList* out);
 
  private:
-  // The schedule from *index on; *index is the command being run.
-  void RunCommands(size_t* index);
+  // The schedule from next_command_ up to `end`; next_command_ is the
+  // command being run.
+  void RunCommands(size_t end);
+  // Member-wise; the fork constructor then rebinds what points into *this.
+  Runtime(const Runtime&) = default;
   struct Frame {
     TensorId t;
     bool rematerialize;
@@ -169,10 +191,11 @@ class Runtime {
 
   const Graph& graph_;
   RuntimeOptions options_;
-  Heuristic& heuristic_;
+  Heuristic* heuristic_;
   RuntimeObserver* observer_;
   bool banishing_, eager_, optimized_, regions_, eq_class_;
 
+  size_t next_command_ = 0;
   Int clock_ = 1;
   Int memory_usage_ = 0;
   std::vector<Operator> operators_;
@@ -185,6 +208,7 @@ class Runtime {
   std::vector<uint8_t> ever_evicted_;
   int64_t distinct_evicted_ = 0;
   Int locked_bytes_ = 0, max_locked_bytes_ = 0, max_locked_clock_ = 0;
+  Int max_demand_ = 0;
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
@@ -200,6 +224,9 @@ class Runtime {
     StorageList remat_storages;
     StorageList affected, affected_rev;
   } compute_scratch_;
+  struct NeighborhoodScratch {
+    Region region, region_rev;
+  } neighborhood_scratch_;
 };
 
 }  // namespace dtrcheck

@@ -9,6 +9,7 @@
 #ifndef DTRCHECK_SIM_SIMULATE_H_
 #define DTRCHECK_SIM_SIMULATE_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +86,20 @@ Int BudgetFromRatio(Int peak, double ratio);
 // simrd refuses; simulation outcomes are in the record's status.
 RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& baseline,
                    RuntimeObserver* observer = nullptr);
+
+// Simulate(graph, configs[i], baseline) for every i, for configurations
+// that differ only in their budget or ratio (std::invalid_argument if not,
+// and for what Simulate refuses, before anything runs). Each record goes to
+// on_record(i, record) as it is done, in increasing order of budget. The
+// runs share the part of the schedule they have in common: every run is the
+// unbounded run until its budget is first exceeded, so that prefix is run
+// once and copied (Runtime's fork constructor), not once per budget. The
+// records are Simulate's, field for field. `observer` sees the commands of
+// every runtime involved (a way to cancel); OnStart and OnFinish are not called.
+void SimulateBudgets(const Graph& graph, const std::vector<RunConfig>& configs,
+                     const Baseline& baseline,
+                     const std::function<void(size_t, RunRecord&&)>& on_record,
+                     RuntimeObserver* observer = nullptr);
 
 }  // namespace dtrcheck
 

@@ -61,15 +61,21 @@ class EvictionDigest {
  public:
   EvictionDigest();
   ~EvictionDigest();
-  EvictionDigest(const EvictionDigest&) = delete;
+  // A copy digests on from where `other` is (a forked run's digest).
+  EvictionDigest(const EvictionDigest& other);
   EvictionDigest& operator=(const EvictionDigest&) = delete;
   void Add(Int clock, TensorId root_id);
   std::string HexDigest();  // finishes the digest
   int64_t count() const { return count_; }
 
  private:
+  void Flush();
   struct Sha256;  // OpenSSL's context
   std::unique_ptr<Sha256> sha256_;
+  // Lines not hashed yet: SHA-256 of the concatenation does not depend on
+  // how it is cut, and one update per few kilobytes costs far less than
+  // one per line (runs evict hundreds of thousands of times).
+  std::string pending_;
   int64_t count_ = 0;
 };
 

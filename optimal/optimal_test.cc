@@ -6,8 +6,10 @@
 
 #include "analysis/sweep.h"
 #include "io/trace_graph.h"
+#include "optimal/best_first.h"
 #include "optimal/exhaustive.h"
 #include "optimal/milp_solver.h"
+#include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
 #include "optimal/schedule.h"
 #include "optimal/smallest_budget.h"

@@ -98,6 +98,10 @@ class Search {
     // Per stage k: what node k's first run holds (base), and what is needed
     // after it (after: an argument of a later node, or an output, made
     // before k). A stage where all of it fits never binds the cover.
+    made_before_.resize(n_ + 1);
+    for (int k = 0; k <= n_; ++k)
+      for (int u = 0; u < units_; ++u)
+        if (producer_[u] < k) made_before_[k].Set(u);
     base_.resize(n_);
     after_.resize(n_);
     for (int k = 0; k < n_; ++k) {
@@ -113,6 +117,7 @@ class Search {
         if (p.units[u].base >= 0) all.Set(p.units[u].base);
       });
       if (Memory(all) > cap_[k]) tight_.push_back(k);
+      end_tight_ = end_tight_ || Memory(base_[k].Or(outputs_)) > cap_[n_];
     }
   }
 
@@ -129,10 +134,14 @@ class Search {
     Bits none;
     if (Dead(0, 0, none)) return finish(Settled(&result, upper));
     Add(0, 0, none, 0, kNoParent, -1, upper);
+    int64_t bound = -1;  // the least f in the queue, and since when (CPU seconds)
+    double bound_since = 0;
     while (!open_.empty()) {
       const Entry e = open_.top();
+      if (e.f > bound) bound = e.f, bound_since = CpuSeconds() - started;
       if (++result.expanded % 1024 == 0 &&
           (CpuSeconds() - started > options_.cpu_seconds ||
+           CpuSeconds() - started - bound_since > options_.stall_seconds ||
            records_.size() > options_.max_states)) {
         result.lower_bound = e.f;
         return finish(BestFirstResult::kStopped);
@@ -218,7 +227,9 @@ class Search {
   // is not resident runs again, with the producers of its own missing
   // arguments (closure, `paid`); and at each later stage k where memory
   // binds, whatever is needed after k and not held through k's first run
-  // is recomputed after it (Cover). Each of those is a distinct
+  // is recomputed after it (StageCover), as is every output not held
+  // through the last run of a paid producer (LastRunCover). The largest of
+  // the covers counts. Each of those is a distinct
   // computation no schedule from here avoids.
   int64_t Remaining(int t, const Bits& resident) {
     int64_t h = suffix_[t];
@@ -237,7 +248,23 @@ class Search {
     }
     int64_t cover = 0;
     for (int k : tight_)
-      if (k >= t) cover = std::max(cover, Cover(k, queued));
+      if (k >= t) cover = std::max(cover, StageCover(k, queued));
+    if (end_tight_)
+      queued.ForEach([&](int p) {
+        if (cover >= kInfinity) return;
+        // chain: the producers of p's missing arguments, and of theirs.
+        Bits chain;
+        std::vector<int> stack{p};
+        while (!stack.empty()) {
+          const int k = stack.back();
+          stack.pop_back();
+          deps_[k].AndNot(resident).ForEach([&](int u) {
+            const int q = producer_[u];
+            if (!chain.Test(q)) chain.Set(q), stack.push_back(q);
+          });
+        }
+        cover = std::max(cover, LastRunCover(t, p, queued, chain));
+      });
     return h + cover;
   }
 
@@ -246,14 +273,32 @@ class Search {
   // resident; each unit needed after k is held through it (its storage
   // too, for a view) or recomputed after it, which needs its producer's
   // arguments held through k or recomputed in turn. The held units must
-  // fit beside node k's. Branch and bound over hold/recompute, latest
+  // fit beside node k's.
+  int64_t StageCover(int k, const Bits& paid) {
+    return Cover(k, base_[k], after_[k], cap_[k], paid);
+  }
+
+  // The same at the last run of a producer p that must run again (paid):
+  // the outputs are needed after it, and any of them not held then is
+  // recomputed after it. The producers that run before p to bring back its
+  // own missing arguments (`chain`) are paid for that run only: running
+  // again after p costs again. A producer not yet run (from stage t on)
+  // may first run after p at no extra cost. Memory is at most what stage t
+  // allows (constants only accumulate).
+  int64_t LastRunCover(int t, int p, const Bits& paid, const Bits& chain) {
+    Bits free = paid.AndNot(chain);
+    for (int q = t; q < n_; ++q) free.Set(q);
+    return Cover(n_ + p * (n_ + 1) + t, base_[p], outputs_.AndNot(base_[p]), cap_[t], free);
+  }
+
+  // Branch and bound over hold/recompute for each unit of `pending`, latest
   // unit first (so a unit's decision comes after every unit that may need
-  // it); memoized by (k, paid).
-  int64_t Cover(int k, const Bits& paid) {
-    CoverKey ck{k, paid};
+  // it), the producers in `free` recomputed at no cost; memoized by (id, free).
+  int64_t Cover(int id, const Bits& base, const Bits& pending, int64_t cap, const Bits& free) {
+    CoverKey ck{id, free};
     if (auto it = cover_cache_.find(ck); it != cover_cache_.end()) return it->second;
     int64_t best = INT64_MAX;
-    const int64_t room = cap_[k] - Memory(base_[k]);
+    const int64_t room = cap - Memory(base);
     auto search = [&](auto&& self, Bits pending, Bits held, Bits regen, int64_t memory,
                       int64_t cost) -> void {
       if (cost >= best) return;
@@ -274,27 +319,32 @@ class Search {
         h2.Set(u);
         m2 += size_[u];
         const int b = p_.units[u].base;
-        if (b >= 0 && !base_[k].Test(b) && !h2.Test(b)) h2.Set(b), m2 += size_[b];
+        if (b >= 0 && !base.Test(b) && !h2.Test(b)) h2.Set(b), m2 += size_[b];
         if (m2 <= room) self(self, pending, h2, regen, m2, cost);
       }
-      // Recompute its producer after k.
+      // Recompute its producer afterwards.
       {
         Bits r2 = regen;
         r2.Set(k2);
-        const Bits p2 = pending.Or(deps_[k2].AndNot(base_[k]).AndNot(held));
-        self(self, p2, held, r2, memory, cost + (paid.Test(k2) ? 0 : cost_[k2]));
+        const Bits p2 = pending.Or(deps_[k2].AndNot(base).AndNot(held));
+        self(self, p2, held, r2, memory, cost + (free.Test(k2) ? 0 : cost_[k2]));
       }
     };
-    search(search, after_[k], Bits{}, Bits{}, 0, 0);
+    if (room >= 0) search(search, pending, Bits{}, Bits{}, 0, 0);
     const int64_t result = best == INT64_MAX ? kInfinity : best;
     cover_cache_.emplace(ck, result);
     return result;
   }
 
   // Stage t must still compute node t (or, in the last stage, make the
-  // outputs resident) by recomputations from `next` on, in log order: a
-  // missing argument whose producer (or whose producer's missing argument's
-  // producer...) comes before `next` makes that impossible.
+  // outputs resident) by recomputations from `next` on, in log order: each
+  // producer of a missing argument (and of a missing argument of such a
+  // producer...) must run again in this stage. The state is dead if one
+  // of them comes before `next`, or if one cannot fit: when producer p
+  // runs, its arguments and results are resident, and so is every unit
+  // made before p that the stage still needs (node t's arguments, or the
+  // outputs, and the arguments of those producers that run after p),
+  // since nothing made before p can be made again after it in the stage.
   bool Dead(int t, int next, const Bits& resident) const {
     const Bits target = t < n_ ? deps_[t] : outputs_;
     Bits queued;
@@ -311,7 +361,14 @@ class Search {
       work.pop_back();
       deps_[k].AndNot(resident).ForEach(want);
     }
-    return dead;
+    if (dead) return true;
+    Bits later = target;
+    for (int k = std::min(t, n_) - 1; k >= next; --k) {
+      if (!queued.Test(k)) continue;
+      if (Memory(deps_[k].Or(made_[k]).Or(later.And(made_before_[k]))) > cap_[t]) return true;
+      later = later.Or(deps_[k]);
+    }
+    return false;
   }
 
   void Add(int t, int next, const Bits& resident, int64_t g, uint32_t parent, int computed,
@@ -421,8 +478,10 @@ class Search {
   std::vector<Bits> deps_, made_, with_views_;
   std::vector<Bits> live_, direct_;  // per stage 0..n: needed; needed by a later node or the end
   Bits storages_, outputs_;          // storages: units of non-zero size that are not views
+  std::vector<Bits> made_before_;    // per node k: the units of earlier nodes
   std::vector<Bits> base_, after_;  // per node k: its arguments and results; needed after it
   std::vector<int> tight_;           // stages where holding all that is needed does not fit
+  bool end_tight_ = false;           // some node's run beside every output does not fit
   std::unordered_map<CoverKey, int64_t, CoverHash> cover_cache_;
   std::vector<int> producer_;
   std::vector<int64_t> size_, cost_, suffix_, cap_;

@@ -34,7 +34,10 @@ namespace dtrcheck {
 
 struct BestFirstOptions {
   double cpu_seconds = 60;         // of this process's CPU time, then it stops
-  size_t max_states = 20'000'000;  // distinct states kept (about 80 bytes each), then it stops
+  // Or when its lower bound has not risen for this long: it is searching a
+  // plateau of equally good partial schedules, most of which lead nowhere.
+  double stall_seconds = 1e9;
+  size_t max_states = 10'000'000;  // distinct states kept (about 100 bytes each), then it stops
   // A cost some schedule is known to reach (CBC's): the search then looks
   // only for cheaper ones, and running out of them proves this one minimal.
   std::optional<Int> upper_bound;

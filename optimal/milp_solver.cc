@@ -143,6 +143,16 @@ class Program {
     Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
   }
 
+  // A proven lower bound on the cost (the search's) as a row: the
+  // relaxation then starts from it, and CBC stops as soon as it finds a
+  // schedule that reaches it (AllowableGap) instead of searching on.
+  void CostAtLeast(Int cost, Int cost_unit) {
+    std::vector<std::pair<int, double>> terms;
+    for (const auto& [tk, col] : r_)
+      terms.push_back({col, -IntToDouble(p_.nodes[tk.b].cost / cost_unit)});
+    Row(terms, -IntToDouble((cost + cost_unit - 1) / cost_unit));
+  }
+
   int R(int t, int k) const {
     auto it = r_.find({t, k});
     return it == r_.end() ? -1 : it->second;
@@ -312,7 +322,8 @@ std::optional<double> MilpLpBound(const RematProblem& p, Int budget) {
   return *lp * IntToDouble(u.cost);
 }
 
-OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds) {
+OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
+                        std::optional<Int> known_bound) {
   auto started = std::chrono::steady_clock::now();
   OptimalResult result;
   result.engine = "CBC";
@@ -338,6 +349,7 @@ OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_sec
     return finish();
   }
   Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
+  if (known_bound) program.CostAtLeast(*known_bound, cost_unit);
   result.variables = program.Columns();
   result.constraints = program.Rows();
   const double unit = IntToDouble(cost_unit);

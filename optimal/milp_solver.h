@@ -19,9 +19,12 @@
 namespace dtrcheck {
 
 // The program's optimum within `time_limit_seconds` (CBC's limit, CPU
-// seconds). Fills in `status`, `compute`, `steps`, `lp_bound`, `best_bound`
-// (CBC's, at least the LP's), `variables` and `constraints`.
-OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds);
+// seconds). Fills in `status`, `compute`, `steps`, `lp_bound` (of the
+// program alone), `best_bound` (CBC's, at least the LP's), `variables` and
+// `constraints`. `known_bound`, a cost every schedule is proven to reach
+// (the search's bound), becomes a row of the program.
+OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
+                        std::optional<Int> known_bound = std::nullopt);
 
 // The LP relaxation's optimum alone (a lower bound on the cost), or nullopt
 // when even the relaxation is infeasible.

@@ -38,8 +38,12 @@ namespace {
 // The search's share of the time limit when CBC follows it. The search
 // either proves an optimum quickly or, as its open list grows with the
 // slack between its bound and the optimum, not at all; the rest of the
-// time is CBC's.
+// time is CBC's. It also hands over once its bound has stalled for a
+// fifth of the limit: it is then exploring a plateau of partial schedules
+// as good as its bound says, most of them dead ends, where CBC, given the
+// bound as a row, tends to find a schedule that reaches it.
 constexpr double kSearchShare = 0.5;
+constexpr double kSearchStall = 0.2;
 
 double CpuSeconds() {
   timespec ts{};
@@ -63,6 +67,9 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     search.cpu_seconds = options.engine == OptimalEngine::kSearch
                              ? options.time_limit_seconds
                              : options.time_limit_seconds * kSearchShare;
+    if (options.engine == OptimalEngine::kBoth)
+      search.stall_seconds = options.time_limit_seconds * kSearchStall;
+    if (options.incumbent) search.upper_bound = options.incumbent->compute;
     BestFirstResult s = BestFirstOptimum(p, budget, search);
     search_states = s.states;
     OptimalResult r;
@@ -79,10 +86,17 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
       case BestFirstResult::kInfeasible:
         r.status = OptimalStatus::kInfeasible;
         return finish(r);
+      case BestFirstResult::kAtBound:  // nothing cheaper than the incumbent
+        r.status = OptimalStatus::kOptimal;
+        r.engine = "search (at the given schedule's cost)";
+        r.compute = options.incumbent->compute;
+        r.steps = options.incumbent->steps;
+        r.lp_bound = MilpLpBound(p, budget).value_or(0);
+        r.best_bound = IntToDouble(*r.compute);
+        return finish(r);
       case BestFirstResult::kStopped:
         search_bound = s.lower_bound;
         break;
-      case BestFirstResult::kAtBound:  // only with an upper bound, which is not given here
       case BestFirstResult::kTooLarge:
         break;
     }
@@ -95,15 +109,23 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   }
   const double left =
       std::max(0.01, options.time_limit_seconds - (CpuSeconds() - cpu_started));
-  OptimalResult r = SolveMilp(p, budget, left);
+  OptimalResult r = SolveMilp(p, budget, left, search_bound);
   r.search_states = search_states;
-  if (search_bound && IntToDouble(*search_bound) > r.best_bound) {
-    r.best_bound = IntToDouble(*search_bound);
+  if (options.incumbent && (!r.compute || options.incumbent->compute < *r.compute) &&
+      r.status != OptimalStatus::kOptimal) {
+    r.status = OptimalStatus::kFeasible;
+    r.compute = options.incumbent->compute;
+    r.steps = options.incumbent->steps;
+  }
+  if (search_bound) {
+    r.engine = "CBC + search bound";
     // The search's bound is exact (an integer cost): a schedule reaching it is minimal.
-    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= *search_bound) {
+    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= *search_bound)
       r.status = OptimalStatus::kOptimal;
-      r.engine = "CBC + search bound";
-    }
+    if (r.status == OptimalStatus::kOptimal)
+      r.best_bound = IntToDouble(*r.compute);
+    else
+      r.best_bound = std::max(r.best_bound, IntToDouble(*search_bound));
   }
   return finish(r);
 }

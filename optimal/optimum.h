@@ -34,15 +34,25 @@ const char* OptimalStatusName(OptimalStatus s);
 // tests that compare them).
 enum class OptimalEngine { kBoth, kSearch, kMilp };
 
-struct OptimalOptions {
-  double time_limit_seconds = 60;  // CPU seconds for both engines together
-  OptimalEngine engine = OptimalEngine::kBoth;
-};
-
 // A schedule in problem terms: compute node `index`, or free unit `index`.
 struct NodeStep {
   int index = 0;
   bool compute = true;
+};
+
+// A schedule known to fit the budget, and its cost: one that fits a smaller
+// budget fits any larger one (the finding's lo schedule at its hi budget).
+struct Incumbent {
+  Int compute = 0;
+  std::vector<NodeStep> steps;
+};
+
+struct OptimalOptions {
+  double time_limit_seconds = 60;  // CPU seconds for both engines together
+  OptimalEngine engine = OptimalEngine::kBoth;
+  // The search then looks only for cheaper schedules; if there are none,
+  // this one is the optimum (and is returned as it is).
+  std::optional<Incumbent> incumbent;
 };
 
 struct OptimalResult {

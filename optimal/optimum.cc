@@ -62,6 +62,22 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   };
   std::optional<Int> search_bound;
   size_t search_states = 0;
+  // Combined, the LP relaxation first: a budget it shows infeasible needs no
+  // search (which would have to exhaust every partial schedule to prove it).
+  std::optional<double> lp;
+  if (options.engine == OptimalEngine::kBoth) {
+    lp = MilpLpBound(p, budget);
+    if (!lp) {
+      OptimalResult r;
+      r.engine = "LP relaxation";
+      r.status = OptimalStatus::kInfeasible;
+      return finish(r);
+    }
+  }
+  auto lp_bound = [&]() {
+    if (!lp) lp = MilpLpBound(p, budget);
+    return lp.value_or(0);
+  };
   if (options.engine != OptimalEngine::kMilp) {
     BestFirstOptions search;
     search.cpu_seconds = options.engine == OptimalEngine::kSearch
@@ -80,7 +96,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
         r.status = OptimalStatus::kOptimal;
         r.compute = s.compute;
         r.steps = std::move(s.steps);
-        r.lp_bound = MilpLpBound(p, budget).value_or(0);
+        r.lp_bound = lp_bound();
         r.best_bound = IntToDouble(*s.compute);
         return finish(r);
       case BestFirstResult::kInfeasible:
@@ -91,7 +107,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
         r.engine = "search (at the given schedule's cost)";
         r.compute = options.incumbent->compute;
         r.steps = options.incumbent->steps;
-        r.lp_bound = MilpLpBound(p, budget).value_or(0);
+        r.lp_bound = lp_bound();
         r.best_bound = IntToDouble(*r.compute);
         return finish(r);
       case BestFirstResult::kStopped:
@@ -102,7 +118,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     }
     if (options.engine == OptimalEngine::kSearch) {
       r.status = OptimalStatus::kNotProven;
-      r.lp_bound = MilpLpBound(p, budget).value_or(0);
+      r.lp_bound = lp_bound();
       r.best_bound = std::max(r.lp_bound, IntToDouble(s.lower_bound));
       return finish(r);
     }

@@ -35,6 +35,7 @@ Json RegretToJson(const Regret& r) {
   if (r.optimum_overhead) j["overhead"] = *r.optimum_overhead;
   j["lp_bound"] = r.optimum.lp_bound;
   j["best_bound"] = r.optimum.best_bound;
+  if (!r.optimum.engine.empty()) j["engine"] = r.optimum.engine;
   j["seconds"] = std::round(r.optimum.seconds * 1000) / 1000;
   if (r.optimum.compute)
     j["schedule_check"] = r.check.ok ? Json("ok") : Json("FAILED: " + r.check.error);

@@ -139,7 +139,7 @@ class Search {
     while (!open_.empty()) {
       const Entry e = open_.top();
       if (e.f > bound) bound = e.f, bound_since = CpuSeconds() - started;
-      if (++result.expanded % 1024 == 0 &&
+      if (++result.expanded % 16 == 0 &&
           (CpuSeconds() - started > options_.cpu_seconds ||
            CpuSeconds() - started - bound_since > options_.stall_seconds ||
            records_.size() > options_.max_states)) {
@@ -163,6 +163,7 @@ class Search {
  private:
   static constexpr uint32_t kNoParent = UINT32_MAX;
   static constexpr int64_t kInfinity = INT64_MAX / 4;  // no way to fit (still summable)
+  static constexpr size_t kCoverNodes = 20000;
   struct CoverKey {
     int k;
     Bits paid;
@@ -299,9 +300,17 @@ class Search {
     if (auto it = cover_cache_.find(ck); it != cover_cache_.end()) return it->second;
     int64_t best = INT64_MAX;
     const int64_t room = cap - Memory(base);
+    // The branch and bound is exponential in the worst case: past this many
+    // nodes it gives up, and the cover counts as 0 (still a lower bound).
+    size_t nodes = 0;
+    bool gave_up = false;
     auto search = [&](auto&& self, Bits pending, Bits held, Bits regen, int64_t memory,
                       int64_t cost) -> void {
-      if (cost >= best) return;
+      if (cost >= best || gave_up) return;
+      if (++nodes > kCoverNodes) {
+        gave_up = true;
+        return;
+      }
       int u = -1;
       for (int i = kWords - 1; i >= 0 && u < 0; --i)
         if (pending.w[i]) u = i * 64 + 63 - __builtin_clzll(pending.w[i]);
@@ -331,7 +340,7 @@ class Search {
       }
     };
     if (room >= 0) search(search, pending, Bits{}, Bits{}, 0, 0);
-    const int64_t result = best == INT64_MAX ? kInfinity : best;
+    const int64_t result = gave_up ? 0 : best == INT64_MAX ? kInfinity : best;
     cover_cache_.emplace(ck, result);
     return result;
   }

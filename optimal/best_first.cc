@@ -519,7 +519,11 @@ BestFirstResult BestFirstOptimum(const RematProblem& p, Int budget,
       result.outcome = BestFirstResult::kInfeasible;
       return result;
     }
-  if (budget < p.fixed_at_end) {
+  // The outputs beside every constant at the end (the search's goal test
+  // looks only at which units are resident).
+  Int outputs = p.fixed_at_end;
+  for (int o : p.outputs) outputs += p.units[o].size;
+  if (budget < outputs) {
     result.outcome = BestFirstResult::kInfeasible;
     return result;
   }

@@ -123,7 +123,8 @@ class Search {
 
   BestFirstResult Run() {
     BestFirstResult result;
-    const double started = CpuSeconds();
+    started_ = CpuSeconds();
+    const double started = started_;
     auto finish = [&](BestFirstResult::Outcome outcome) {
       result.outcome = outcome;
       result.states = records_.size();
@@ -156,6 +157,10 @@ class Search {
         return finish(BestFirstResult::kOptimal);
       }
       Expand(e.id, upper);
+      if (out_of_time_) {  // inside one expansion: its state's f still bounds the rest
+        result.lower_bound = e.f;
+        return finish(BestFirstResult::kStopped);
+      }
     }
     return finish(Settled(&result, upper));
   }
@@ -437,7 +442,15 @@ class Search {
       std::vector<int64_t> rest(candidates.size() + 1, 0);
       for (size_t i = candidates.size(); i-- > 0;) rest[i] = rest[i + 1] + size_[candidates[i]];
       Bits chosen;
+      // The sets can be exponentially many (a hundred resident units): the
+      // time and state limits are checked as they are made too.
       auto choose = [&](auto&& self, size_t i, int64_t freed, int64_t smallest) -> void {
+        if (out_of_time_) return;
+        if (++made_sets_ % 4096 == 0 && (CpuSeconds() - started_ > options_.cpu_seconds ||
+                                         records_.size() > options_.max_states)) {
+          out_of_time_ = true;
+          return;
+        }
         if (freed >= excess) {
           // Minimal: without its smallest member (the last chosen) it would not fit.
           if (freed - smallest < excess) emit(chosen);
@@ -494,6 +507,9 @@ class Search {
   std::unordered_map<CoverKey, int64_t, CoverHash> cover_cache_;
   std::vector<int> producer_;
   std::vector<int64_t> size_, cost_, suffix_, cap_;
+  double started_ = 0;       // CPU seconds when Run began
+  size_t made_sets_ = 0;     // free sets tried, to poll the limits within an expansion
+  bool out_of_time_ = false;  // a limit was reached within an expansion
   std::vector<Record> records_;
   std::unordered_set<uint32_t, KeyHash, KeyEq> seen_{1024, KeyHash{&records_}, KeyEq{&records_}};
   std::priority_queue<Entry> open_;

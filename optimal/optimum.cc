@@ -39,11 +39,11 @@ namespace {
 // either proves an optimum quickly or, as its open list grows with the
 // slack between its bound and the optimum, not at all; the rest of the
 // time is CBC's. It also hands over once its bound has stalled for a
-// fifth of the limit: it is then exploring a plateau of partial schedules
+// tenth of the limit: it is then exploring a plateau of partial schedules
 // as good as its bound says, most of them dead ends, where CBC, given the
 // bound as a row, tends to find a schedule that reaches it.
-constexpr double kSearchShare = 0.5;
-constexpr double kSearchStall = 0.2;
+constexpr double kSearchShare = 0.25;
+constexpr double kSearchStall = 0.1;
 
 double CpuSeconds() {
   timespec ts{};

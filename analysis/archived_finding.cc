@@ -64,8 +64,12 @@ std::string CheckArchivedTraceIntegrity(const ArchivedFinding& f) {
 }
 
 ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f) {
+  return ReplayInDtrcheck(f, ParseTraceFile(f.trace));
+}
+
+ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f, const Graph& g) {
   ArchiveReplay out;
-  PropertyCheck check = CheckTraceProperty(ParseTraceFile(f.trace), f.spec);
+  PropertyCheck check = CheckTraceProperty(g, f.spec);
   out.holds = check.holds;
   out.detail = check.summary;
   for (const auto& r : check.runs) out.got.push_back(RunOf(r));

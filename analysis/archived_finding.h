@@ -45,8 +45,10 @@ struct ArchiveReplay {
 // replay of changed bytes would judge another trace than the one archived.
 std::string CheckArchivedTraceIntegrity(const ArchivedFinding& f);
 
-// Replays the finding in dtrcheck.
+// Replays the finding in dtrcheck (on `g`, its trace already parsed, when
+// the caller needs the Graph too).
 ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f);
+ArchiveReplay ReplayInDtrcheck(const ArchivedFinding& f, const Graph& g);
 // Replays it in simrd (oracle/simrd_oracle.py): the property must hold on
 // simrd's own records.
 ArchiveReplay ReplayInSimrd(const ArchivedFinding& f);

@@ -27,6 +27,7 @@ def main() -> int:
                             capture_output=True, text=True).stdout.strip()
     rows: List[str] = []
     times: List[float] = []
+    engines: Dict[str, int] = {}
     solved = defects = small = small_solved = 0
     worst = (0.0, '')
     for path in sorted(glob.glob(os.path.join(ROOT, 'corpus', '*', '*', 'manifest.json'))):
@@ -39,6 +40,8 @@ def main() -> int:
         proven = all(r['status'] == 'optimal' or r['status'] == 'infeasible' for r in runs)
         for r in runs:
             times.append(r['seconds'])
+            engine = r.get('engine', 'CBC (recorded before the search existed)')
+            engines[engine] = engines.get(engine, 0) + 1
             if r['seconds'] > worst[0]:
                 worst = (r['seconds'], m['archive'])
         solved += proven
@@ -54,14 +57,17 @@ def main() -> int:
                     + ' + '.join(f'{r["seconds"]:.2f}' for r in runs) + ' |')
     print('# The optimum of every archived counterexample\n')
     print(f'Made by `{command}` (bench/optimal_archive.sh) at dtrcheck {commit}; each run is '
-          '`dtrcheck check-finding --optimal --record` (CBC, the Checkmate program with '
-          'storages freed one by one; optimal/README.md), each schedule replayed by the '
+          '`dtrcheck check-finding --optimal --record` (the best-first search, then CBC on '
+          'the Checkmate program with storages freed one by one if the search has not '
+          'answered; optimal/README.md, "Two engines"), each schedule replayed by the '
           'independent checker.\n')
     print(f'- entries: {len(rows)}; both budgets proven (optimal or infeasible): {solved}')
     print(f'- entries of up to 40 operators: {small}, solved exactly within a minute per '
           f'budget: {small_solved}')
     print(f'- proven heuristic defects (the heuristic fails at a budget where a schedule '
           f'exists): {defects}')
+    print('- budgets by what settled them: '
+          + ', '.join(f'{e} {n}' for e, n in sorted(engines.items(), key=lambda x: -x[1])))
     if times:
         print(f'- solve time per budget: total {sum(times):.1f} s, median '
               f'{sorted(times)[len(times) // 2]:.2f} s, worst {worst[0]:.2f} s ({worst[1]})\n')

@@ -3,6 +3,7 @@
 // runs it on every archived finding, in dtrcheck (label archive) and in
 // simrd (label oracle).
 #include <iostream>
+#include <optional>
 
 #include "analysis/archived_finding.h"
 #include "analysis/finding_manifest.h"
@@ -28,10 +29,10 @@ struct CheckArgs {
 
 // The optimum at the finding's budgets (optimal/regret.h): printed, and with
 // --record kept in the manifest's "optimal" block.
-Json ShowOptimum(const ArchivedFinding& f, const CheckArgs& args) {
+Json ShowOptimum(const ArchivedFinding& f, const Graph& g, const CheckArgs& args) {
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit;
-  Json optimum = FindingOptimum(ParseTraceFile(f.trace), f.spec, options);
+  Json optimum = FindingOptimum(g, f.spec, options);
   if (!args.json) std::cout << "  optimal: " << optimum["verdict"].get<std::string>() << "\n";
   if (!args.record) return optimum;
   FindingManifest m = ReadFindingManifest(f.manifest);
@@ -57,9 +58,15 @@ int RunCheck(const CheckArgs& args) {
       findings.push_back(j);
       continue;
     }
-    ArchiveReplay r = args.simrd ? ReplayInSimrd(f) : ReplayInDtrcheck(f);
+    // The trace parsed once, for the replay and the optimum alike.
+    std::optional<Graph> graph;
+    auto parsed = [&]() -> const Graph& {
+      if (!graph) graph = ParseTraceFile(f.trace);
+      return *graph;
+    };
+    ArchiveReplay r = args.simrd ? ReplayInSimrd(f) : ReplayInDtrcheck(f, parsed());
     if (!args.json) std::cout << DescribeReplay(f, r, who) << "\n";
-    if (args.optimal) j["optimal"] = ShowOptimum(f, args);
+    if (args.optimal) j["optimal"] = ShowOptimum(f, parsed(), args);
     if (!r.available)
       ++skipped;
     else if (!r.holds)

@@ -31,6 +31,12 @@ Action AddOptimalCommand(CLI::App& app) {
                   "proven optimal")
       ->capture_default_str()
       ->check(FiniteRange(0.01, 1e6));
+  auto engine = std::make_shared<std::string>("both");
+  cmd->add_option("--engine", *engine,
+                  "both: the best-first search, then CBC with the rest of the time if the "
+                  "search has not answered; search or milp: that engine alone (optimal/README.md)")
+      ->check(CLI::IsMember({"both", "search", "milp"}))
+      ->capture_default_str();
   cmd->add_option("--schedule", *schedule_path,
                   "write the optimal schedule here (compute/free steps, one a line)");
   cmd->add_flag("--json", *json, "print one JSON object");
@@ -50,6 +56,9 @@ Action AddOptimalCommand(CLI::App& app) {
         RematProblem problem = MakeRematProblem(graph);
         OptimalOptions options;
         options.time_limit_seconds = *time_limit;
+        options.engine = *engine == "search" ? OptimalEngine::kSearch
+                         : *engine == "milp" ? OptimalEngine::kMilp
+                                             : OptimalEngine::kBoth;
         Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
         if (!schedule_path->empty() && r.optimum.compute) {
           std::ofstream out(*schedule_path);
@@ -86,6 +95,8 @@ Action AddOptimalCommand(CLI::App& app) {
           j["nodes"] = problem.nodes.size();
           j["variables"] = r.optimum.variables;
           j["constraints"] = r.optimum.constraints;
+          j["engine"] = r.optimum.engine;
+          j["search_states"] = r.optimum.search_states;
           j["recomputations"] = r.check.recomputations;
           if (least)
             j["smallest_budget"] = {
@@ -110,7 +121,7 @@ Action AddOptimalCommand(CLI::App& app) {
                       << IntToString(baseline.compute) << "), " << r.check.recomputations
                       << " recomputations\n";
           std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
-                    << " (LP relaxation); solver's bound " << Fixed(r.optimum.best_bound, 0)
+                    << " (LP relaxation); proven bound " << Fixed(r.optimum.best_bound, 0)
                     << "\n";
           if (r.optimum.compute)
             std::cout << "schedule    "
@@ -124,7 +135,8 @@ Action AddOptimalCommand(CLI::App& app) {
             std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
           if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
           std::cout << "\n"
-                    << "solver      CBC, " << problem.nodes.size() << " operators, "
+                    << "solver      " << r.optimum.engine << ", " << problem.nodes.size()
+                    << " operators, " << r.optimum.search_states << " search states, "
                     << r.optimum.variables << " variables, " << r.optimum.constraints
                     << " constraints, " << Fixed(r.optimum.seconds, 2) << " s\n";
           if (least) {

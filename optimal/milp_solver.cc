@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -14,20 +15,6 @@
 #include <coin/OsiClpSolverInterface.hpp>
 
 namespace dtrcheck {
-
-const char* OptimalStatusName(OptimalStatus s) {
-  switch (s) {
-    case OptimalStatus::kOptimal:
-      return "optimal";
-    case OptimalStatus::kFeasible:
-      return "feasible (not proven optimal)";
-    case OptimalStatus::kInfeasible:
-      return "infeasible";
-    case OptimalStatus::kNotProven:
-      return "not proven";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -89,8 +76,8 @@ class Program {
     // Only what may matter gets a column: a unit is kept into stage t, and a
     // node recomputed in it, only if the unit (one of the node's) can still
     // be needed: by node t or a later one, as an output, or to recompute
-    // such a unit (Needed). Other schedules only cost more or use more memory.
-    const std::vector<std::vector<bool>> need = Needed();
+    // such a unit (RematProblem::Needed). Other schedules only cost more or use more memory.
+    const std::vector<std::vector<bool>> need = p.Needed();
     for (int t = 0; t <= n_; ++t)
       for (int k = 0; k <= std::min(t, n_ - 1); ++k) {
         bool useful = k == t;
@@ -154,6 +141,16 @@ class Program {
     std::vector<std::pair<int, double>> end;  // the kept units beside every constant
     for (int u = 0; u < units; ++u) end.push_back({S(n_ + 1, u), Size(u, size_unit)});
     Row(end, IntToDouble((budget - p.fixed_at_end) / size_unit));
+  }
+
+  // A proven lower bound on the cost (the search's) as a row: the
+  // relaxation then starts from it, and CBC stops as soon as it finds a
+  // schedule that reaches it (AllowableGap) instead of searching on.
+  void CostAtLeast(Int cost, Int cost_unit) {
+    std::vector<std::pair<int, double>> terms;
+    for (const auto& [tk, col] : r_)
+      terms.push_back({col, -IntToDouble(p_.nodes[tk.b].cost / cost_unit)});
+    Row(terms, -IntToDouble((cost + cost_unit - 1) / cost_unit));
   }
 
   int R(int t, int k) const {
@@ -237,25 +234,6 @@ class Program {
     bool operator<(const Key& o) const { return a != o.a ? a < o.a : b != o.b ? b < o.b : c < o.c; }
   };
   int Producer(int u) const { return p_.units[u].node; }
-  // need[t][u]: unit u may be needed in stage t or later (t <= n + 1): it
-  // is a dependency of node t or a later node, or an output, or a
-  // dependency of the node of such a unit (which may be recomputed).
-  std::vector<std::vector<bool>> Needed() const {
-    const size_t units = p_.units.size();
-    std::vector<std::vector<bool>> need(n_ + 2, std::vector<bool>(units, false));
-    std::vector<bool> base(units, false);
-    for (int o : p_.outputs) base[o] = true;
-    for (int t = n_ + 1; t >= 0; --t) {
-      if (t < n_)
-        for (int u : p_.nodes[t].deps) base[u] = true;
-      std::vector<bool> closure = base;
-      for (int u = static_cast<int>(units) - 1; u >= 0; --u)  // producers come first
-        if (closure[u])
-          for (int d : p_.nodes[Producer(u)].deps) closure[d] = true;
-      need[t] = closure;
-    }
-    return need;
-  }
   std::vector<int> Freeable(int k) const {  // k's dependencies and units, of non-zero size
     std::set<int> out;
     for (int u : p_.nodes[k].deps)
@@ -302,33 +280,61 @@ class Program {
   std::vector<double> row_coef_;
 };
 
-}  // namespace
-
-Schedule ToSchedule(const RematProblem& p, const std::vector<NodeStep>& steps) {
-  Schedule s;
-  for (const NodeStep& n : steps)
-    s.steps.push_back(n.compute ? ScheduleStep{ScheduleStep::kCompute, p.nodes[n.index].op}
-                                : ScheduleStep{ScheduleStep::kFree, p.units[n.index].tensor});
-  return s;
-}
-
-OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options) {
-  auto started = std::chrono::steady_clock::now();
-  OptimalResult result;
+// The common factors of the problem's sizes and costs.
+struct Units {
+  Int size = 1, cost = 1;
+};
+Units CommonUnits(const RematProblem& p) {
   std::vector<Int> sizes, costs;
   for (const RematNode& n : p.nodes) costs.push_back(n.cost);
   for (const RematUnit& u : p.units) sizes.push_back(u.size);
-  const Int size_unit = CommonFactor(sizes), cost_unit = CommonFactor(costs);
+  return {CommonFactor(sizes), CommonFactor(costs)};
+}
+
+// Constants alone over the budget (a negative capacity would be rounded
+// towards zero, not down).
+bool ConstantsFit(const RematProblem& p, Int budget) {
+  bool fits = budget >= p.fixed_at_end;
+  for (const RematNode& n : p.nodes) fits = fits && budget >= n.resident_before;
+  return fits;
+}
+
+// The relaxation's optimum in cost units, or nullopt if it is infeasible.
+std::optional<double> SolveRelaxation(const RematProblem& p, Int budget, const Units& u) {
+  Program relaxed(p, budget, u.size, u.cost, /*tie_break=*/false);
+  OsiClpSolverInterface lp;
+  relaxed.Load(&lp);
+  lp.messageHandler()->setLogLevel(0);
+  for (size_t c = 0; c < relaxed.Columns(); ++c) lp.setContinuous(static_cast<int>(c));
+  lp.initialSolve();
+  if (lp.isProvenPrimalInfeasible()) return std::nullopt;
+  return lp.getObjValue();
+}
+
+}  // namespace
+
+std::optional<double> MilpLpBound(const RematProblem& p, Int budget) {
+  if (!ConstantsFit(p, budget)) return std::nullopt;
+  if (p.nodes.empty()) return 0.0;
+  const Units u = CommonUnits(p);
+  std::optional<double> lp = SolveRelaxation(p, budget, u);
+  if (!lp) return std::nullopt;
+  return *lp * IntToDouble(u.cost);
+}
+
+OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
+                        std::optional<Int> known_bound) {
+  auto started = std::chrono::steady_clock::now();
+  OptimalResult result;
+  result.engine = "CBC";
+  const Units units = CommonUnits(p);
+  const Int size_unit = units.size, cost_unit = units.cost;
   auto finish = [&]() {
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
   };
-  // Constants alone over the budget (a negative capacity would be rounded
-  // towards zero, not down).
-  bool fits = budget >= p.fixed_at_end;
-  for (const RematNode& n : p.nodes) fits = fits && budget >= n.resident_before;
-  if (!fits) {
+  if (!ConstantsFit(p, budget)) {
     result.status = OptimalStatus::kInfeasible;
     return finish();
   }
@@ -337,22 +343,17 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     result.compute = 0;
     return finish();
   }
-  Program relaxed(p, budget, size_unit, cost_unit, /*tie_break=*/false);
-  Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
-  result.variables = program.Columns();
-  result.constraints = program.Rows();
-
-  OsiClpSolverInterface lp;
-  relaxed.Load(&lp);
-  lp.messageHandler()->setLogLevel(0);
-  for (size_t c = 0; c < program.Columns(); ++c) lp.setContinuous(static_cast<int>(c));
-  lp.initialSolve();
-  if (lp.isProvenPrimalInfeasible()) {
+  const std::optional<double> lp = SolveRelaxation(p, budget, units);
+  if (!lp) {
     result.status = OptimalStatus::kInfeasible;
     return finish();
   }
+  Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
+  if (known_bound) program.CostAtLeast(*known_bound, cost_unit);
+  result.variables = program.Columns();
+  result.constraints = program.Rows();
   const double unit = IntToDouble(cost_unit);
-  result.lp_bound = lp.getObjValue() * unit;
+  result.lp_bound = *lp * unit;
 
   OsiClpSolverInterface solver;
   program.Load(&solver);
@@ -362,7 +363,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality
   // (AllowableGap: the cost, not the tie-break among equal costs).
-  const std::string seconds = std::to_string(options.time_limit_seconds);
+  const std::string seconds = std::to_string(time_limit_seconds);
   const std::string gap = std::to_string(program.AllowableGap());
   const char* argv[] = {
       "dtrcheck-optimal", "-log",      "0", "-seconds", seconds.c_str(), "-allowableGap",

@@ -12,46 +12,23 @@
 #define DTRCHECK_OPTIMAL_MILP_SOLVER_H_
 
 #include <optional>
-#include <string>
-#include <vector>
 
+#include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
-#include "optimal/schedule.h"
 
 namespace dtrcheck {
 
-enum class OptimalStatus {
-  kOptimal,     // proven minimum
-  kFeasible,    // a schedule, not proven minimal within the time limit
-  kInfeasible,  // proven: no schedule fits the budget
-  kNotProven,   // no schedule found and infeasibility not proven in time
-};
-const char* OptimalStatusName(OptimalStatus s);
+// The program's optimum within `time_limit_seconds` (CBC's limit, CPU
+// seconds). Fills in `status`, `compute`, `steps`, `lp_bound` (of the
+// program alone), `best_bound` (CBC's, at least the LP's), `variables` and
+// `constraints`. `known_bound`, a cost every schedule is proven to reach
+// (the search's bound), becomes a row of the program.
+OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
+                        std::optional<Int> known_bound = std::nullopt);
 
-struct OptimalOptions {
-  double time_limit_seconds = 60;
-};
-
-// A schedule in problem terms: compute node `index`, or free unit `index`.
-struct NodeStep {
-  int index = 0;
-  bool compute = true;
-};
-
-struct OptimalResult {
-  OptimalStatus status = OptimalStatus::kNotProven;
-  std::optional<Int> compute;  // the best schedule's total cost
-  double lp_bound = 0;         // the LP relaxation's optimum: a lower bound
-  double best_bound = 0;       // CBC's best bound (>= lp_bound)
-  std::vector<NodeStep> steps;
-  double seconds = 0;
-  size_t variables = 0, constraints = 0;
-};
-
-OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options = {});
-
-// The steps in Graph terms, for the checker (optimal/schedule.h) and the file.
-Schedule ToSchedule(const RematProblem& p, const std::vector<NodeStep>& steps);
+// The LP relaxation's optimum alone (a lower bound on the cost), or nullopt
+// when even the relaxation is infeasible.
+std::optional<double> MilpLpBound(const RematProblem& p, Int budget);
 
 }  // namespace dtrcheck
 

@@ -6,8 +6,10 @@
 
 #include "analysis/sweep.h"
 #include "io/trace_graph.h"
+#include "optimal/best_first.h"
 #include "optimal/exhaustive.h"
 #include "optimal/milp_solver.h"
+#include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
 #include "optimal/schedule.h"
 #include "optimal/smallest_budget.h"
@@ -127,26 +129,34 @@ std::vector<Int> Budgets(const Graph& g, const RematProblem& p) {
   return out;
 }
 
-// The solver and the exhaustive search in the same schedule space agree on
-// every budget; every schedule passes the checker at its own cost; the
-// unrestricted search is never worse (and says what the stage order costs).
+// The integer program, the best-first search and the exhaustive search, in
+// the same schedule space, agree on every budget; every schedule passes
+// the checker at its own cost; the unrestricted search is never worse (and
+// says what the stage order costs).
 TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
   int compared = 0, feasible = 0;
   for (const auto& [name, g] : SmallTraces(14)) {
     RematProblem p = MakeRematProblem(g);
     for (Int budget : Budgets(g, p)) {
-      OptimalResult r = SolveOptimal(p, budget);
       std::optional<Int> exhaustive = ExhaustiveOptimum(p, budget, true);
       std::optional<Int> free_order = ExhaustiveOptimum(p, budget, false);
-      ASSERT_NE(r.status, OptimalStatus::kNotProven) << name;
-      ASSERT_NE(r.status, OptimalStatus::kFeasible) << name;
-      EXPECT_EQ(r.status == OptimalStatus::kInfeasible, !exhaustive.has_value())
-          << name << " at " << IntToString(budget);
-      if (exhaustive) {
-        EXPECT_TRUE(r.compute == exhaustive) << name << " at " << IntToString(budget);
+      // Each engine alone, and the two combined as `dtrcheck optimal` runs them.
+      for (OptimalEngine engine :
+           {OptimalEngine::kMilp, OptimalEngine::kSearch, OptimalEngine::kBoth}) {
+        OptimalOptions options;
+        options.engine = engine;
+        OptimalResult r = SolveOptimal(p, budget, options);
+        const std::string at = name + " at " + IntToString(budget) + " (" + r.engine + ")";
+        ASSERT_NE(r.status, OptimalStatus::kNotProven) << at;
+        ASSERT_NE(r.status, OptimalStatus::kFeasible) << at;
+        EXPECT_EQ(r.status == OptimalStatus::kInfeasible, !exhaustive.has_value()) << at;
+        if (!exhaustive) continue;
+        EXPECT_TRUE(r.compute == exhaustive) << at;
         ScheduleCheck c = CheckSchedule(g, ToSchedule(p, r.steps), budget);
-        EXPECT_TRUE(c.ok) << name << ": " << c.error;
-        EXPECT_TRUE(c.compute == *r.compute) << name;
+        EXPECT_TRUE(c.ok) << at << ": " << c.error;
+        EXPECT_TRUE(c.compute == *r.compute) << at;
+      }
+      if (exhaustive) {
         ASSERT_TRUE(free_order.has_value());
         EXPECT_TRUE(*free_order <= *exhaustive);
         ++feasible;
@@ -156,6 +166,49 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
   }
   EXPECT_GT(compared, 200);
   EXPECT_GT(feasible, 100);
+}
+
+// Beyond the exhaustive search's reach (up to 24 operators and units), the
+// two engines agree wherever both prove an answer within 5 s, and
+// every schedule passes the checker. The search's bound never exceeds the
+// program's optimum, nor the program's bound the search's.
+TEST(Optimal, EnginesAgreeOnLargerTraces) {
+  int agreed = 0;
+  for (const auto& [name, g] : SmallTraces(24)) {
+    RematProblem p = MakeRematProblem(g);
+    if (p.nodes.size() <= 14 && p.units.size() <= 14) continue;  // compared above
+    const std::vector<Int> all = Budgets(g, p);
+    for (Int budget : {all[2], all[4], all[6], all.back()}) {
+      OptimalOptions search, milp;
+      search.engine = OptimalEngine::kSearch;
+      milp.engine = OptimalEngine::kMilp;
+      search.time_limit_seconds = milp.time_limit_seconds = 5;
+      OptimalResult s = SolveOptimal(p, budget, search), m = SolveOptimal(p, budget, milp);
+      const std::string at = name + " at " + IntToString(budget);
+      for (const OptimalResult* r : {&s, &m})
+        if (r->compute) {
+          ScheduleCheck c = CheckSchedule(g, ToSchedule(p, r->steps), budget);
+          EXPECT_TRUE(c.ok) << at << " (" << r->engine << "): " << c.error;
+          EXPECT_TRUE(c.compute == *r->compute) << at;
+        }
+      if (s.compute) {
+        EXPECT_LE(m.best_bound, IntToDouble(*s.compute) + 1e-6) << at;
+      }
+      if (m.compute) {
+        EXPECT_LE(s.best_bound, IntToDouble(*m.compute) + 1e-6) << at;
+      }
+      auto proven = [](const OptimalResult& r) {
+        return r.status == OptimalStatus::kOptimal || r.status == OptimalStatus::kInfeasible;
+      };
+      const bool proven_s = proven(s), proven_m = proven(m);
+      if (!proven_s || !proven_m) continue;
+      EXPECT_EQ(s.status, m.status) << at;
+      EXPECT_TRUE(s.compute == m.compute) << at;
+      ++agreed;
+    }
+  }
+  RecordProperty("agreed", agreed);
+  EXPECT_GT(agreed, 40);
 }
 
 // A bisection stopped after a few solves (Ctrl-C in `optimal

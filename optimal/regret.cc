@@ -35,6 +35,7 @@ Json RegretToJson(const Regret& r) {
   if (r.optimum_overhead) j["overhead"] = *r.optimum_overhead;
   j["lp_bound"] = r.optimum.lp_bound;
   j["best_bound"] = r.optimum.best_bound;
+  if (!r.optimum.engine.empty()) j["engine"] = r.optimum.engine;
   j["seconds"] = std::round(r.optimum.seconds * 1000) / 1000;
   if (r.optimum.compute)
     j["schedule_check"] = r.check.ok ? Json("ok") : Json("FAILED: " + r.check.error);
@@ -72,7 +73,15 @@ Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptio
   std::vector<Regret> at;
   if (spec.lo)
     at.push_back(RegretAt(g, p, spec.config, baseline, spec.lo->Resolve(baseline), options));
-  at.push_back(RegretAt(g, p, spec.config, baseline, spec.hi.Resolve(baseline), options));
+  // A schedule that fits lo fits hi (when lo is the smaller): the search at
+  // hi then only looks for a cheaper one, and CBC's answer is kept only if
+  // it is better.
+  OptimalOptions at_hi = options;
+  const Int hi_budget = spec.hi.Resolve(baseline);
+  if (!at.empty() && at.front().optimum.compute && at.front().check.ok &&
+      at.front().budget <= hi_budget)
+    at_hi.incumbent = Incumbent{*at.front().optimum.compute, at.front().optimum.steps};
+  at.push_back(RegretAt(g, p, spec.config, baseline, hi_budget, at_hi));
   if (spec.lo) out["lo"] = RegretToJson(at.front());
   out["hi"] = RegretToJson(at.back());
   const Regret& hi = at.back();

@@ -9,7 +9,7 @@
 
 #include "analysis/reduce_property.h"
 #include "io/record.h"
-#include "optimal/milp_solver.h"
+#include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
 #include "optimal/schedule.h"
 #include "sim/simulate.h"

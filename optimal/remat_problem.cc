@@ -47,6 +47,23 @@ std::vector<std::vector<int>> RematProblem::Views() const {
   return views;
 }
 
+std::vector<std::vector<bool>> RematProblem::Needed() const {
+  const int n = static_cast<int>(nodes.size());
+  std::vector<std::vector<bool>> need(n + 2, std::vector<bool>(units.size(), false));
+  std::vector<bool> base(units.size(), false);
+  for (int o : outputs) base[o] = true;
+  for (int t = n + 1; t >= 0; --t) {
+    if (t < n)
+      for (int u : nodes[t].deps) base[u] = true;
+    std::vector<bool> closure = base;
+    for (int u = static_cast<int>(units.size()) - 1; u >= 0; --u)  // producers come first
+      if (closure[u])
+        for (int d : nodes[units[u].node].deps) closure[d] = true;
+    need[t] = closure;
+  }
+  return need;
+}
+
 RematProblem MakeRematProblem(const Graph& g) {
   RematProblem p;
   std::vector<int> unit_of(g.tensors.size(), -1);  // -1: a constant's, or not yet made

@@ -52,6 +52,12 @@ struct RematProblem {
   std::vector<std::vector<int>> Users() const;
   // views[u]: the view units whose base is u.
   std::vector<std::vector<int>> Views() const;
+  // need[t][u], for stages t <= n + 1 (n = nodes.size()): unit u may still
+  // be needed in stage t or later: it is an argument of node t or a later
+  // node, or an output, or an argument of the node of such a unit (which
+  // may be recomputed). A unit not needed in stage t can be freed there at
+  // no loss; both exact engines drop what is not needed.
+  std::vector<std::vector<bool>> Needed() const;
 };
 
 // Throws std::invalid_argument for a Graph whose schedule computes an

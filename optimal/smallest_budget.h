@@ -9,7 +9,7 @@
 #include <functional>
 #include <optional>
 
-#include "optimal/milp_solver.h"
+#include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
 
 namespace dtrcheck {

@@ -98,7 +98,9 @@ for target in trace_parse_fuzzer pathology_fuzzer; do
     [ -s "$OUT/$f" ] || { echo "cflite_build: FAIL: \$OUT/$f missing" >&2; failed=1; }
   done
   [ -x "$OUT/$target" ] || continue
-  if [ "$sanitizer" = address ] && ! nm -C "$OUT/$target" | grep -q __asan_report; then
+  # grep -c reads all of nm's output (grep -q would leave nm to SIGPIPE, a
+  # failure under pipefail).
+  if [ "$sanitizer" = address ] && [ "$(nm "$OUT/$target" | grep -c __asan_report)" = 0 ]; then
     echo "cflite_build: FAIL: $target is not built with AddressSanitizer" >&2
     failed=1
   fi

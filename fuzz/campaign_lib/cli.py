@@ -317,15 +317,9 @@ def merge(args: argparse.Namespace) -> int:
                 for record in buckets.Store(base).records.values():
                     store.add(record)
                     counts['buckets'] += 1
-            for kind in KINDS:
-                kdir = os.path.join(base, kind)
-                if not os.path.isdir(kdir):
-                    continue
-                for entry in sorted(os.listdir(kdir)):
-                    manifest = os.path.join(kdir, entry, 'manifest.json')
-                    if not entry.startswith('.') and os.path.exists(manifest):
-                        counts['archive'] += copy_missing(os.path.join(kdir, entry),
-                                                          os.path.join(args.archive, kind, entry))
+            for entry, manifest in buckets.archive_entries(base):
+                counts['archive'] += copy_missing(os.path.dirname(manifest),
+                                                  os.path.join(args.archive, entry))
         # A findings directory: claims, corpora, finished triage.
         other = Findings(src)
         if os.path.isdir(other.claims):

@@ -91,7 +91,7 @@ def main() -> int:
         fuzzing = [ln for ln in lines if '(fuzzing)' in ln]
         m = re.search(r'pathology_fuzzer 1 worker (\d+) exec/s corpus (\d+)', fuzzing[-1]
                       if fuzzing else '')
-        check(bool(m) and 20 <= int(m.group(1)) <= 80 and int(m.group(2)) >= 2,
+        check(m is not None and 20 <= int(m.group(1)) <= 80 and int(m.group(2)) >= 2,
               f'exec/s near 50 and the corpus size: {fuzzing[-1] if fuzzing else None!r}')
         check(all('claims 0: triaged 0, pending 0' in ln for ln in lines),
               'claims, triaged and pending counted')

@@ -45,8 +45,8 @@ CASES: Dict[str, Tuple[Union[str, bytes], int]] = {
     # simrd opens the log as UTF-8 text: UnicodeDecodeError.
     'invalid UTF-8 in a name': (START.encode() + CONST.encode()
                                 + b'{"INSTRUCTION":"RELEASE","NAME":"\xc3\x28"}\n', 4),
-    'invalid UTF-8 after the object': (START.encode() + b'{"INSTRUCTION":"CONSTANT","NAME":"x"}\xff\n',
-                                       2),
+    'invalid UTF-8 after the object': (
+        START.encode() + b'{"INSTRUCTION":"CONSTANT","NAME":"x"}\xff\n', 2),
 }
 failed = 0
 with tempfile.TemporaryDirectory() as d:

@@ -121,8 +121,7 @@ Action AddOptimalCommand(CLI::App& app) {
                       << IntToString(baseline.compute) << "), " << r.check.recomputations
                       << " recomputations\n";
           std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
-                    << " (LP relaxation); proven bound " << Fixed(r.optimum.best_bound, 0)
-                    << "\n";
+                    << " (LP relaxation); proven bound " << Fixed(r.optimum.best_bound, 0) << "\n";
           if (r.optimum.compute)
             std::cout << "schedule    "
                       << (r.check.ok ? "checked: memory within the budget (peak " +

@@ -58,7 +58,9 @@ double CpuSeconds() {
 class Search {
  public:
   Search(const RematProblem& p, Int budget, const BestFirstOptions& options)
-      : p_(p), options_(options), n_(static_cast<int>(p.nodes.size())),
+      : p_(p),
+        options_(options),
+        n_(static_cast<int>(p.nodes.size())),
         units_(static_cast<int>(p.units.size())) {
     deps_.resize(n_);
     made_.resize(n_);
@@ -201,7 +203,8 @@ class Search {
     const std::vector<Record>* records;
     size_t operator()(uint32_t id) const {
       const Record& r = (*records)[id];
-      uint64_t h = static_cast<uint64_t>(r.t) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(r.next);
+      uint64_t h =
+          static_cast<uint64_t>(r.t) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(r.next);
       for (uint64_t x : r.resident.w) h = (h ^ x) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
       return h;
     }
@@ -389,7 +392,7 @@ class Search {
            int64_t upper) {
     if (Dead(t, next, resident)) return;
     const int64_t f = g + Remaining(t, resident);
-    if (f >= kInfinity) return;              // some later stage cannot fit
+    if (f >= kInfinity) return;            // some later stage cannot fit
     if (upper >= 0 && f >= upper) return;  // only a cheaper schedule is wanted
     Record r;
     r.resident = resident;
@@ -419,7 +422,8 @@ class Search {
     const int t = r.t;
     const int64_t resident_memory = Memory(r.resident);
     for (int j = r.next; j <= std::min(t, n_ - 1); ++j) {
-      if (j < t && made_[j].And(live_[t]).AndNot(r.resident).Empty()) continue;  // nothing to remake
+      if (j < t && made_[j].And(live_[t]).AndNot(r.resident).Empty())
+        continue;  // nothing to remake
       if (!deps_[j].SubsetOf(r.resident)) continue;
       const int64_t excess = resident_memory + Memory(made_[j].AndNot(r.resident)) - cap_[t];
       auto emit = [&](const Bits& freed) {
@@ -501,14 +505,14 @@ class Search {
   std::vector<Bits> live_, direct_;  // per stage 0..n: needed; needed by a later node or the end
   Bits storages_, outputs_;          // storages: units of non-zero size that are not views
   std::vector<Bits> made_before_;    // per node k: the units of earlier nodes
-  std::vector<Bits> base_, after_;  // per node k: its arguments and results; needed after it
+  std::vector<Bits> base_, after_;   // per node k: its arguments and results; needed after it
   std::vector<int> tight_;           // stages where holding all that is needed does not fit
   bool end_tight_ = false;           // some node's run beside every output does not fit
   std::unordered_map<CoverKey, int64_t, CoverHash> cover_cache_;
   std::vector<int> producer_;
   std::vector<int64_t> size_, cost_, suffix_, cap_;
-  double started_ = 0;       // CPU seconds when Run began
-  size_t made_sets_ = 0;     // free sets tried, to poll the limits within an expansion
+  double started_ = 0;        // CPU seconds when Run began
+  size_t made_sets_ = 0;      // free sets tried, to poll the limits within an expansion
   bool out_of_time_ = false;  // a limit was reached within an expansion
   std::vector<Record> records_;
   std::unordered_set<uint32_t, KeyHash, KeyEq> seen_{1024, KeyHash{&records_}, KeyEq{&records_}};

@@ -33,7 +33,7 @@
 namespace dtrcheck {
 
 struct BestFirstOptions {
-  double cpu_seconds = 60;         // of this process's CPU time, then it stops
+  double cpu_seconds = 60;  // of this process's CPU time, then it stops
   // Or when its lower bound has not risen for this long: it is searching a
   // plateau of equally good partial schedules, most of which lead nowhere.
   double stall_seconds = 1e9;

@@ -123,8 +123,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
       return finish(r);
     }
   }
-  const double left =
-      std::max(0.01, options.time_limit_seconds - (CpuSeconds() - cpu_started));
+  const double left = std::max(0.01, options.time_limit_seconds - (CpuSeconds() - cpu_started));
   // The search's bound as a row only when it says more than the LP: the row
   // then moves the relaxation, and otherwise it only slows CBC's
   // heuristics down (corpus/inversion/917b8e91e0676bec: no schedule in 40 s

@@ -63,8 +63,8 @@ struct OptimalResult {
   std::vector<NodeStep> steps;
   double seconds = 0;
   size_t variables = 0, constraints = 0;  // of the program, when it was built
-  std::string engine;                     // what proved the result: "search", "CBC", "CBC + search bound"
-  size_t search_states = 0;               // distinct states the search kept
+  std::string engine;        // what proved the result: "search", "CBC", "CBC + search bound"
+  size_t search_states = 0;  // distinct states the search kept
 };
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options = {});

@@ -173,13 +173,18 @@ TEST(ParseTest, AViewsMemoryValueIsNotRead) {
            R"({"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["v"],"TIME":"5"})"
            "\n"
            R"({"INSTRUCTION":"MEMORY",)" +
-           memory_field + R"("NAME":"v"})" "\n" R"({"ALIAS":")" + alias +
-           R"(","INSTRUCTION":"ALIAS","NAME":"v"})" "\n";
+           memory_field +
+           R"("NAME":"v"})"
+           "\n"
+           R"({"ALIAS":")" +
+           alias +
+           R"(","INSTRUCTION":"ALIAS","NAME":"v"})"
+           "\n";
   };
   for (bool reference : {false, true}) {
     no_start.reference_json_reader = reference;
-    for (const char* value : {R"("MEMORY":"lots",)", R"("MEMORY":null,)", R"("MEMORY":[1],)",
-                              R"("MEMORY":"-8",)"}) {
+    for (const char* value :
+         {R"("MEMORY":"lots",)", R"("MEMORY":null,)", R"("MEMORY":[1],)", R"("MEMORY":"-8",)"}) {
       Graph g = ParseTrace(call(value, "0"), "v.log", no_start);
       ASSERT_EQ(g.ops.size(), 2u) << value;
       EXPECT_EQ(g.ops[1].size, (std::vector<Int>{0})) << value;

@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import buckets, report
 from .fuzzers import FuzzerRun, allocate, stop_all
-from .layout import KINDS, ROOT, TARGETS, Findings, append_jsonl
+from .layout import ROOT, TARGETS, Findings, append_jsonl
 from .status import StatusLines, triage_reserve
 from .triage import Interrupted, Triage
 

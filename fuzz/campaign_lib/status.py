@@ -1,7 +1,10 @@
 """What a person watching a campaign sees: a status line every so often.
 
     10:42:07 status 120/600 s (fuzzing): pathology_fuzzer 2 workers 61 exec/s corpus 812;
-             trace_parse_fuzzer ... | claims 14: triaged 9, pending 5 | buckets: 3 new, 4 hits of known
+             trace_parse_fuzzer ... | claims 14: triaged 9, pending 5
+             | buckets: 3 new, 4 hits of known
+
+(one line).
 
 The line is made in one place (`status_line`) from what the campaign's own
 files say (fuzzer logs, claims/, triage results, the bucket store), so a

@@ -29,7 +29,7 @@ from campaign_lib import status  # noqa: E402
 
 CAMPAIGN = os.path.join(ROOT, 'fuzz', 'campaign')
 # 50 executions a second, the corpus growing by one each second.
-FAKE_FUZZER = r'''#!/usr/bin/env python3
+FAKE_FUZZER = r"""#!/usr/bin/env python3
 import re, signal, sys, time
 limit = next(int(a.split('=')[1]) for a in sys.argv if a.startswith('-max_total_time='))
 signal.signal(signal.SIGINT, lambda *a: sys.exit(0))
@@ -39,10 +39,11 @@ with open('fuzz-0.log', 'w') as log:
     while time.time() - start < limit:
         time.sleep(0.2)
         n += 10
-        log.write(f'#{n}\tpulse  cov: 10 ft: 10 corp: {1 + int(time.time() - start)}/1Kb exec/s: 50\n')
+        corp = 1 + int(time.time() - start)
+        log.write(f'#{n}\tpulse  cov: 10 ft: 10 corp: {corp}/1Kb exec/s: 50\n')
         log.flush()
     log.write(f'Done {n} runs in {limit} second(s)\n')
-'''
+"""
 
 failures: List[str] = []
 
@@ -83,7 +84,7 @@ def main() -> int:
         out = p.stdout
         print(out[-3000:])
         check(p.returncode == 0, f'exit 0 (got {p.returncode}; stderr {p.stderr[-500:]!r})')
-        check(wall < 12 + 25, f'the run ends near --time (12 s + the fuzzers\' stop): {wall:.1f} s')
+        check(wall < 12 + 25, f"the run ends near --time (12 s + the fuzzers' stop): {wall:.1f} s")
         check('pathology_fuzzer: 1 worker(s) for 8 s' in out, 'the fuzzers get --time - reserve')
         check('the last 4 s of 12 s triage only' in out, 'the reserve is announced')
         lines = [ln for ln in out.splitlines() if ' status ' in ln]

@@ -24,13 +24,14 @@ from .triage import Triage
 
 
 def status_line(elapsed: float, total: float, phase: str, runs: List[FuzzerRun],
-                rates: Dict[str, float], findings: Findings, claims_before: Set[str],
-                triage: Triage, bucket_ids: Set[str], since: float) -> str:
+                stats: Dict[str, Dict[str, int]], rates: Dict[str, float], findings: Findings,
+                claims_before: Set[str], triage: Triage, bucket_ids: Set[str],
+                since: float) -> str:
+    """`stats` and `rates`: each run's FuzzerRun.stats() and exec/s, by target."""
     fuzz = []
     for r in runs:
-        st = r.stats()
         fuzz.append(f"{r.target} {r.workers} worker{'s' if r.workers != 1 else ''} "
-                    f"{rates.get(r.target, 0):.0f} exec/s corpus {st['corpus']}")
+                    f"{rates.get(r.target, 0):.0f} exec/s corpus {stats[r.target]['corpus']}")
     claims = len(set(os.listdir(findings.claims)) - claims_before)
     done = results(findings, since=since)
     pending = len(triage.pending_claims()) + len(triage.pending_artifacts())
@@ -67,21 +68,22 @@ class StatusLines(threading.Thread):
         self._last: Dict[str, int] = {}
         self._last_time = start
 
-    def rates(self) -> Dict[str, float]:
+    def rates(self, stats: Dict[str, Dict[str, int]]) -> Dict[str, float]:
+        """exec/s of each target since the last call, from its stats now."""
         now = time.time()
         dt = max(1e-6, now - self._last_time)
         out = {}
-        for r in self.runs:
-            execs = r.stats()['execs']
-            out[r.target] = (execs - self._last.get(r.target, 0)) / dt
-            self._last[r.target] = execs
+        for target, st in stats.items():
+            out[target] = (st['execs'] - self._last.get(target, 0)) / dt
+            self._last[target] = st['execs']
         self._last_time = now
         return out
 
     def line(self) -> str:
+        stats = {r.target: r.stats() for r in self.runs}  # reads every worker's log once
         return status_line(time.time() - self.start_time, self.total, self.phase(), self.runs,
-                           self.rates(), self.findings, self.claims_before, self.triage,
-                           self.bucket_ids(), self.start_time)
+                           stats, self.rates(stats), self.findings, self.claims_before,
+                           self.triage, self.bucket_ids(), self.start_time)
 
     def run(self) -> None:
         while not self._stopped.wait(self.every):

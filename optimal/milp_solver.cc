@@ -323,7 +323,7 @@ std::optional<double> MilpLpBound(const RematProblem& p, Int budget) {
 }
 
 OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
-                        std::optional<Int> known_bound) {
+                        std::optional<Int> known_bound, std::optional<double> lp_bound) {
   auto started = std::chrono::steady_clock::now();
   OptimalResult result;
   result.engine = "CBC";
@@ -343,17 +343,20 @@ OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_sec
     result.compute = 0;
     return finish();
   }
-  const std::optional<double> lp = SolveRelaxation(p, budget, units);
-  if (!lp) {
-    result.status = OptimalStatus::kInfeasible;
-    return finish();
+  const double unit = IntToDouble(cost_unit);
+  if (!lp_bound) {  // MilpLpBound's computation
+    const std::optional<double> lp = SolveRelaxation(p, budget, units);
+    if (!lp) {
+      result.status = OptimalStatus::kInfeasible;
+      return finish();
+    }
+    lp_bound = *lp * unit;
   }
   Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
   if (known_bound) program.CostAtLeast(*known_bound, cost_unit);
   result.variables = program.Columns();
   result.constraints = program.Rows();
-  const double unit = IntToDouble(cost_unit);
-  result.lp_bound = *lp * unit;
+  result.lp_bound = *lp_bound;
 
   OsiClpSolverInterface solver;
   program.Load(&solver);

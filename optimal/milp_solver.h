@@ -22,9 +22,12 @@ namespace dtrcheck {
 // seconds). Fills in `status`, `compute`, `steps`, `lp_bound` (of the
 // program alone), `best_bound` (CBC's, at least the LP's), `variables` and
 // `constraints`. `known_bound`, a cost every schedule is proven to reach
-// (the search's bound), becomes a row of the program.
+// (the search's bound), becomes a row of the program. `lp_bound`, when
+// given, is MilpLpBound's answer for the same problem and budget, so the
+// relaxation is not solved a second time.
 OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
-                        std::optional<Int> known_bound = std::nullopt);
+                        std::optional<Int> known_bound = std::nullopt,
+                        std::optional<double> lp_bound = std::nullopt);
 
 // The LP relaxation's optimum alone (a lower bound on the cost), or nullopt
 // when even the relaxation is infeasible.

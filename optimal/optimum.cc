@@ -130,7 +130,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   // with the row, optimal in 23 s without).
   std::optional<Int> row;
   if (search_bound && IntToDouble(*search_bound) > lp_bound() + 0.5) row = search_bound;
-  OptimalResult r = SolveMilp(p, budget, left, row);
+  OptimalResult r = SolveMilp(p, budget, left, row, lp);
   r.search_states = search_states;
   if (options.incumbent && (!r.compute || options.incumbent->compute < *r.compute) &&
       r.status != OptimalStatus::kOptimal) {

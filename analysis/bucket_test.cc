@@ -16,7 +16,9 @@
 namespace dtrcheck {
 namespace {
 
-const std::string kCorpus = std::string(DTRCHECK_SOURCE_DIR) + "/corpus/";
+// Copies of archived entries (tests/data/archive/README.md): the archive
+// keeps one entry per bucket, and a campaign may replace any of them.
+const std::string kCorpus = std::string(DTRCHECK_SOURCE_DIR) + "/tests/data/archive/";
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);

@@ -149,7 +149,8 @@ def main() -> int:
         run([dtr, 'compare', resnet, '--plugin', plugin, '--heuristic', 'DTRStableTie',
              '--at', '0.3', '0.35'])
         # PublicDTR is DTR: an archived DTR cliff is one of PublicDTR's too.
-        finding = os.path.join(HERE, '..', 'corpus', 'cliff', '6b5134e813fbac0a', 'trace.log')
+        finding = os.path.join(HERE, '..', 'tests', 'data', 'archive', 'cliff', '6b5134e813fbac0a',
+                               'trace.log')
         reduced = os.path.join(tmp, 'reduced.log')
         run([dtr, 'reduce', finding, '--plugin', plugin, '--heuristic', 'PublicDTR',
              '--property', 'cliff', '--lo', '0.894', '--hi', '0.899', '--factor', '2',

@@ -21,11 +21,19 @@ Everything but the hits is derived from them (`normalize`), and hits are a
 set keyed by (claim, input): merging two records is a union of hits, so
 archives merge to the same bytes in any order and however the findings were
 split between machines.
+
+An archive keeps one entry per bucket, its representative (`prune`): the
+other members are near-duplicates (the same mechanism in a larger trace, or
+the same trace filed under its other label), so their directories are
+removed and their hits stay, with no entry (`pruned` names what was filed,
+so the campaign still knows the signature is done): the count, first and
+last seen and inputs still say every time the bucket was hit.
 """
 import base64
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -64,6 +72,10 @@ def merge_hit(a: Json, b: Json) -> Json:
         out['found_at'] = None
     entries = sorted(e for e in (a.get('entry'), b.get('entry')) if e)
     out['entry'] = entries[0] if entries else None
+    pruned = sorted(e for e in (a.get('pruned'), b.get('pruned')) if e)
+    out.pop('pruned', None)
+    if pruned:
+        out['pruned'] = pruned[0]
     if size_key(b) < size_key(a):  # the same claim reduced twice: keep the smaller
         for k in ('operators', 'instructions', 'trace_form', 'features'):
             out[k] = b[k]
@@ -125,11 +137,26 @@ class Store:
         write_json(os.path.join(self.dir, rid + '.json'), merged)
         return merged, new
 
-    def bucket_of_entry(self, entry: str) -> Optional[Json]:
-        for r in self.records.values():
-            if any(h.get('entry') == entry for h in r['hits']):
-                return r
+    def replace(self, record: Json) -> Json:
+        """Writes a record as given (not merged: `prune` clears entries,
+        which a merge keeps)."""
+        rid = record['id']
+        self.records[rid] = normalize(record)
+        write_json(os.path.join(self.dir, rid + '.json'), self.records[rid])
+        return self.records[rid]
+
+    def hit_of_entry(self, entry: str) -> Optional[Tuple[Json, Json]]:
+        """(record, hit) of the finding filed as `entry` (kind/id), whether
+        the entry is archived or was pruned as a near-duplicate."""
+        for rid in sorted(self.records):
+            for h in self.records[rid]['hits']:
+                if entry in (h.get('entry'), h.get('pruned')):
+                    return self.records[rid], h
         return None
+
+    def bucket_of_entry(self, entry: str) -> Optional[Json]:
+        found = self.hit_of_entry(entry)
+        return found[0] if found else None
 
     def files(self) -> Dict[str, str]:
         """Bucket id -> the record's bytes as written: what tests compare."""
@@ -221,3 +248,40 @@ def sync(store: Store, archive: str, dtrcheck: str, env: Optional[Dict[str, str]
         b = res['bucket']
         store.add(record_of(b, [hit_of_manifest(manifest, b, entry=entry)]))
     return len(missing)
+
+
+def prune_bucket(store: Store, archive: str, rid: str) -> List[str]:
+    """Removes the entries of bucket `rid` other than its representative:
+    the record is written first (their hits lose their entry), then each
+    directory is renamed out of place and deleted, so an interruption leaves
+    either a spare directory (the next prune removes it; `sync` gives it a
+    hit again meanwhile) or nothing, never a record naming a missing
+    representative. Returns the removed entries (kind/id)."""
+    record = store.records[rid]
+    rep = record.get('representative')
+    if not rep:
+        return []
+    drop = sorted({str(h['entry']) for h in record['hits']
+                   if h.get('entry') and h['entry'] != rep['entry']})
+    if not drop:
+        return []
+    store.replace(dict(record, hits=[dict(h, entry=None, pruned=h['entry'])
+                                     if h.get('entry') in drop else h
+                                     for h in record['hits']]))
+    for entry in drop:
+        path = os.path.join(archive, entry)
+        if os.path.isdir(path):
+            kind, name = entry.split('/', 1)
+            gone = os.path.join(archive, kind, f'.tmp-prune-{name}-{os.getpid()}')
+            os.rename(path, gone)
+            shutil.rmtree(gone)
+    return drop
+
+
+def prune(store: Store, archive: str) -> List[str]:
+    """`prune_bucket` on every bucket: the archive keeps one entry per
+    bucket. Returns the removed entries, sorted."""
+    removed: List[str] = []
+    for rid in sorted(store.records):
+        removed += prune_bucket(store, archive, rid)
+    return sorted(removed)

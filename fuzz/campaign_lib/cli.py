@@ -109,6 +109,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     bkt.add_argument('--write', action='store_true',
                      help='write ARCHIVE/buckets/<id>.json (computed afresh from the entries, '
                           'merged with the hits the store has)')
+    bkt.add_argument('--prune', action='store_true',
+                     help='write the records and keep one entry per bucket, its representative: '
+                          'remove the directories of the other members (their hits stay)')
     bkt.add_argument('--json', action='store_true', help='print the records as one JSON object')
     args = ap.parse_args(argv)
     if args.command is None:
@@ -347,6 +350,9 @@ def merge(args: argparse.Namespace) -> int:
     # Entries from an archive without bucket records (filed before buckets).
     if os.path.exists(args.dtrcheck):
         buckets.sync(store, args.archive, args.dtrcheck)
+    # One entry per bucket, as each machine's campaign keeps it: a function
+    # of the merged hits, so the same in any order of the sources.
+    counts['pruned'] = len(buckets.prune(store, os.path.abspath(args.archive)))
     print('merge: ' + ', '.join(f'{n} {k}' for k, n in counts.items())
           + ('' if not args.minimize else ' (corpora merged with -merge=1)'))
     return 0
@@ -357,10 +363,14 @@ def show_buckets(args: argparse.Namespace) -> int:
     if not os.path.exists(args.dtrcheck):
         sys.exit(f'campaign: {args.dtrcheck} not found: build it (ci/build.sh)')
     records = buckets.rebuild(os.path.abspath(args.archive), args.dtrcheck)
-    if args.write:
+    if args.write or args.prune:
         store = buckets.Store(args.archive)
         for record in records.values():
             store.add(record)
+        if args.prune:
+            removed = buckets.prune(store, os.path.abspath(args.archive))
+            print(f'pruned {len(removed)} entries: ' + (', '.join(removed) or 'none'))
+            records = store.records
     if args.json:
         print(json.dumps({'buckets': [records[k] for k in sorted(records)]}, indent=2))
         return 0

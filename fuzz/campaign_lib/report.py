@@ -216,8 +216,11 @@ def build(campaign: Result, findings: Findings, archive_manifests: dict[str, Res
     statuses = ', '.join(f'{n} {s}' for s, n in sorted(by_status.items()))
     summary.append(f"  claims {campaign.get('claims_new', 0)} new; triaged {len(done)}"
                    + (f' ({statuses})' if statuses else '') + f'; pending {pending}')
+    replaced = sorted(e for r in archived for e in r.get('replaced', []))
     summary.append('  archived: '
-                   + (', '.join(f'{n} {k}' for k, n in sorted(kinds.items())) or 'none'))
+                   + (', '.join(f'{n} {k}' for k, n in sorted(kinds.items())) or 'none')
+                   + (f'; replacing {len(replaced)} larger representative(s): '
+                      + ', '.join(replaced) if replaced else ''))
     if bucket_rows:
         summary += ['', table([dict(b, new='NEW' if b['new'] else 'known') for b in bucket_rows],
                               BUCKET_COLUMNS)]

@@ -104,15 +104,16 @@ class Triage:
         """A claim whose failure is archived already (its signature, or the
         pinned-oom it is promoted to): a hit of that entry's bucket, with the
         entry's reduced trace."""
-        record = self.store.bucket_of_entry(entry)
-        if record is None:  # not yet in the store (sync_buckets adds all at start)
+        found = self.store.hit_of_entry(entry)
+        if found is None:  # not yet in the store (sync_buckets adds all at start)
             self.sync_buckets()
-            record = self.store.bucket_of_entry(entry)
-        if record is None:
+            found = self.store.hit_of_entry(entry)
+        if found is None:
             return {}
-        theirs = next(h for h in record['hits'] if h.get('entry') == entry)
+        record, theirs = found
         hit = dict(theirs, claim=cid, signature=signature, entry=None,
                    input_sha256=self.claim_input_sha256(cid), found_at=self.claim_found_at(cid))
+        hit.pop('pruned', None)
         return self.record_hit(record, hit)
 
     # ----- what is pending -------------------------------------------------
@@ -223,7 +224,8 @@ class Triage:
         if kind not in KINDS:  # simrd-error: the generator made a trace simrd cannot run
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
         target = os.path.join(self.archive, kind, fid)
-        if os.path.exists(target):
+        # Archived, or archived and then pruned as a bucket's near-duplicate.
+        if os.path.exists(target) or self.store.hit_of_entry(f'{kind}/{fid}'):
             entry_fields = self.entry_hit(cid, f'{kind}/{fid}', claimed['signature'])
             return self.finish(cid, dict(base, status='duplicate', archive=rel(target),
                                          detail='signature already archived', **entry_fields))
@@ -284,6 +286,13 @@ class Triage:
                 hit_fields = self.record_hit(bucket, hit)
                 self.log(f'triage {cid}: bucket {bucket["id"]} ({bucket["key"]})'
                          + (' NEW' if hit_fields['bucket_new'] else ''))
+                # The archive keeps one entry per bucket: a smaller
+                # representative replaces the ones before it.
+                replaced = buckets.prune_bucket(self.store, self.archive, bucket['id'])
+                if replaced:
+                    hit_fields['replaced'] = replaced
+                    self.log(f'triage {cid}: {kind}/{fid} now represents the bucket; removed '
+                             + ', '.join(replaced))
             result = self.finish(cid, dict(base, status='archived', archive=added['archive'],
                                            time_to_find=time_to_find,
                                            operators=added['operators'],

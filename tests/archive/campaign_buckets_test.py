@@ -20,7 +20,12 @@ its failure turns into an oom (tests/cli/reduce_failure_test.py).
   finds them known.
 - Store merges without dtrcheck: any order and any split of the hits give
   the same records.
-- corpus/buckets/ agrees with `dtrcheck bucket` on every archived entry.
+- The archive keeps one entry per bucket: a smaller representative replaces
+  the entry before it (whose hit stays), a pruned signature found again is
+  a duplicate, and `campaign buckets --prune` prunes an archive filed
+  before buckets.
+- corpus/buckets/ agrees with `dtrcheck bucket` on every archived entry,
+  and corpus/ holds one entry per bucket.
 
     python3 tests/archive/campaign_buckets_test.py --dtrcheck build/bin/dtrcheck
 """
@@ -39,6 +44,8 @@ sys.path.insert(0, os.path.join(ROOT, 'fuzz'))
 from campaign_lib import buckets, report  # noqa: E402
 
 CAMPAIGN = os.path.join(ROOT, 'fuzz', 'campaign')
+# Copies of archived entries (tests/data/archive/README.md).
+FIXTURES = os.path.join(ROOT, 'tests', 'data', 'archive')
 P, I, T = '4f22be7cbfb03a15', '38c3f216a1389630', '0b46ad16978ff6a9'
 # DTR ok -> pinned-frontier oom at a model operator too (a DAG, 16 operators
 # reduced): P's bucket, in a larger trace.
@@ -61,7 +68,7 @@ def claims(findings: str, ids: List[str]) -> None:
     os.makedirs(os.path.join(findings, 'claims'))
     for cid in ids:
         path = os.path.join(findings, 'claims', cid)
-        shutil.copyfile(os.path.join(ROOT, 'corpus', ENTRIES[cid], cid, 'input.bin'), path)
+        shutil.copyfile(os.path.join(FIXTURES, ENTRIES[cid], cid, 'input.bin'), path)
         os.utime(path, (FOUND[cid], FOUND[cid]))
 
 
@@ -152,6 +159,58 @@ def one_machine(dtrcheck: str, tmp: str) -> Dict[str, Dict[str, Any]]:
     return recs
 
 
+def replacement(dtrcheck: str, tmp: str) -> None:
+    """The archive keeps one entry per bucket: D files the bucket first; P,
+    smaller, replaces it (D's directory goes, its hit stays); D found again
+    is a duplicate, not a second reduction."""
+    archive = os.path.join(tmp, 'replace-archive')
+    claims(os.path.join(tmp, 'replace-d'), [D])
+    triage(dtrcheck, os.path.join(tmp, 'replace-d'), archive)
+    rec = next(iter(records(archive).values()), None)
+    first = rec['representative']['entry'] if rec else None
+    check(first is not None and first != f'pinned-oom/{P}', f'D filed first as {first}')
+    claims(os.path.join(tmp, 'replace-p'), [P, I])
+    triage(dtrcheck, os.path.join(tmp, 'replace-p'), archive)
+    results = []
+    for cid in (P, I):  # one is reduced and filed, the other is its same finding
+        with open(os.path.join(tmp, 'replace-p', 'triage', cid, 'result.json')) as f:
+            results.append(json.load(f))
+    result: Dict[str, Any] = next((r for r in results if r['status'] == 'archived'), {})
+    check(result.get('replaced') == [first], f'P replaced {first}: {result.get("replaced")}')
+    recs = records(archive)
+    check(len(recs) == 1, f'one bucket: {sorted(recs)}')
+    rec = next(iter(recs.values()))
+    entries = [e for e, _ in buckets.archive_entries(archive)]
+    check(entries == [f'pinned-oom/{P}'] and rec['representative']['entry'] == entries[0],
+          f'one entry, the smaller: {entries}')
+    d_hit = [h for h in rec['hits'] if h.get('pruned') == first]
+    check(rec['count'] == 3 and len(d_hit) == 1 and d_hit[0]['entry'] is None,
+          f'D stays a hit, its entry pruned: count {rec["count"]}')
+    claims(os.path.join(tmp, 'replace-again'), [D])
+    triage(dtrcheck, os.path.join(tmp, 'replace-again'), archive)
+    with open(os.path.join(tmp, 'replace-again', 'triage', D, 'result.json')) as f:
+        again = json.load(f)
+    check(again['status'] == 'duplicate' and
+          [e for e, _ in buckets.archive_entries(archive)] == entries,
+          f'D again: {again["status"]}, nothing filed')
+
+
+def prune_command(dtrcheck: str, tmp: str) -> None:
+    """`campaign buckets --prune`: an inversion and its pinned-oom filed
+    twice (the archive before buckets) become one entry with two hits."""
+    archive = os.path.join(tmp, 'prune-archive')
+    twins = ['inversion/35bb6d445d81d295', 'pinned-oom/dc87c8d9aa189f79']
+    for e in twins:
+        shutil.copytree(os.path.join(FIXTURES, e), os.path.join(archive, e))
+    out = campaign(['buckets', archive, '--prune', '--dtrcheck', dtrcheck])
+    check('pruned 1 entries: pinned-oom/dc87c8d9aa189f79' in out, 'prune names what it removed')
+    check([e for e, _ in buckets.archive_entries(archive)] == twins[:1], 'one entry left')
+    rec = next(iter(records(archive).values()))
+    check(rec['count'] == 2 and rec['representative']['entry'] == twins[0]
+          and [h.get('pruned') for h in rec['hits'] if h.get('pruned')] == twins[1:],
+          'both hits kept')
+
+
 def two_machines(dtrcheck: str, tmp: str, one: Dict[str, Dict[str, Any]]) -> None:
     a, b = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
     claims(a, [P, T])
@@ -227,6 +286,8 @@ def committed_store(dtrcheck: str) -> None:
                 zip(entries, buckets.bucket_of(dtrcheck, [m for _, m in entries]))}
     stored = {h['entry']: r for r in records(corpus).values() for h in r['hits'] if h['entry']}
     check(sorted(stored) == sorted(computed), f'corpus/buckets/ names the {len(entries)} entries')
+    reps = sorted(r['representative']['entry'] for r in records(corpus).values())
+    check(reps == sorted(computed), 'corpus/ keeps one entry per bucket, its representative')
     wrong = [e for e in computed if e in stored and (stored[e]['id'], stored[e]['key'])
              != (computed[e]['id'], computed[e]['key'])]
     check(not wrong, f'corpus/buckets/ agrees with dtrcheck bucket (differs: {wrong[:3]})')
@@ -242,6 +303,8 @@ def main() -> None:
         report_order()
         committed_store(args.dtrcheck)
         one = one_machine(args.dtrcheck, tmp)
+        replacement(args.dtrcheck, tmp)
+        prune_command(args.dtrcheck, tmp)
         two_machines(args.dtrcheck, tmp, one)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

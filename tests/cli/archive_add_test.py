@@ -25,7 +25,7 @@ from oracle import simrd_client
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The smallest archived inversion (7 operators): quick to reduce again.
-ENTRY = os.path.join(ROOT, 'corpus', 'inversion', '35bb6d445d81d295')
+ENTRY = os.path.join(ROOT, 'tests', 'data', 'archive', 'inversion', '35bb6d445d81d295')
 
 failures: List[str] = []
 

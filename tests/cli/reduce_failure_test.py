@@ -20,7 +20,8 @@ import tempfile
 from typing import Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-INPUT = os.path.join(ROOT, 'corpus', 'inversion', '0b46ad16978ff6a9', 'input.bin')
+INPUT = os.path.join(ROOT, 'tests', 'data', 'archive', 'inversion', '0b46ad16978ff6a9',
+                     'input.bin')
 ARGS = ['--property', 'inversion', '--lo', '0.532', '--hi', '0.533', '--runtime',
         'RuntimeV2EagerOptimized', '--heuristic', 'DTR', '--baseline-runtime',
         'RuntimeV2EagerOptimized', '--overhead-limit', '3', '--no-oracle']

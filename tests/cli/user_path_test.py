@@ -21,7 +21,7 @@ from typing import Any, Dict, List
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SMALL = os.path.join(ROOT, 'tests', 'data', 'small_resnet.log')
 # The smallest archived inversion (7 operators).
-ENTRY = os.path.join(ROOT, 'corpus', 'inversion', '35bb6d445d81d295')
+ENTRY = os.path.join(ROOT, 'tests', 'data', 'archive', 'inversion', '35bb6d445d81d295')
 
 failures: List[str] = []
 

@@ -97,16 +97,22 @@ TEST(Optimal, CheckerRefusesBadSchedules) {
   EXPECT_THROW(ReadSchedule(g, "free f/0\n", "s.txt"), std::invalid_argument);  // an operator
 }
 
-// The archived counterexamples (corpus/<kind>/<id>/trace.log) with at
-// most `max_nodes` nodes: reduced traces of every generator shape.
+// The archived counterexamples (corpus/<kind>/<id>/trace.log, the copies
+// tests keep in tests/data/archive, and tests/data/reduced_traces: the
+// archive's entries before it kept one per bucket) with at most `max_nodes`
+// nodes: reduced traces of every generator shape.
 std::vector<std::pair<std::string, Graph>> SmallTraces(size_t max_nodes) {
+  namespace fs = std::filesystem;
   std::vector<std::pair<std::string, Graph>> out;
-  std::vector<std::filesystem::path> logs;
-  for (const auto& kind : std::filesystem::directory_iterator(DTRCHECK_SOURCE_DIR "/corpus"))
-    if (kind.is_directory())
-      for (const auto& entry : std::filesystem::directory_iterator(kind.path()))
-        if (std::filesystem::exists(entry.path() / "trace.log"))
-          logs.push_back(entry.path() / "trace.log");
+  std::vector<fs::path> logs;
+  for (const char* root :
+       {DTRCHECK_SOURCE_DIR "/corpus", DTRCHECK_SOURCE_DIR "/tests/data/archive"})
+    for (const auto& kind : fs::directory_iterator(root))
+      if (kind.is_directory())
+        for (const auto& entry : fs::directory_iterator(kind.path()))
+          if (fs::exists(entry.path() / "trace.log")) logs.push_back(entry.path() / "trace.log");
+  for (const auto& log : fs::directory_iterator(DTRCHECK_SOURCE_DIR "/tests/data/reduced_traces"))
+    if (log.path().extension() == ".log") logs.push_back(log.path());
   std::sort(logs.begin(), logs.end());
   for (const auto& log : logs) {
     Graph g = ParseTraceFile(log.string());

@@ -32,7 +32,7 @@ std::vector<fs::path> ArchivedManifests() {
 
 Json ReadJson(const fs::path& path) {
   std::ifstream in(path);
-  return Json::parse(in);
+  return ParseJson(in);
 }
 
 TEST(FindingManifest, ArchivedManifestsRoundTrip) {

@@ -46,9 +46,9 @@ using Json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::strin
                                   unsigned __int128, double>;
 
 // The JSON text `text` (or all of `in`) as a Json, every integer literal
-// exact. Throws Json::parse_error for text that is not JSON, and FieldError naming the field ("storage_stats[2].size") for a
-// number that Json cannot hold: an integer outside -2^127 .. 2^127-1, or a
-// number beyond a double's range (1e400).
+// exact. Throws Json::parse_error for text that is not JSON, and FieldError naming the field
+// ("storage_stats[2].size") for a number that Json cannot hold: an integer outside -2^127 ..
+// 2^127-1, or a number beyond a double's range (1e400).
 Json ParseJson(std::string_view text);
 Json ParseJson(std::istream& in);
 

@@ -23,10 +23,9 @@ const Int kMin = -kMax - 1;                                    // -2^127
 TEST(Json, WritesIntegersOfAnySizeAsTheirDigits) {
   Json j = {{"a", kTwo64 + 1}, {"b", Int(1) << 100}, {"c", -kTwo64 - 1},
             {"max", kMax},     {"min", kMin},        {"small", Int(-5)}};
-  EXPECT_EQ(j.dump(),
-            R"({"a":18446744073709551617,"b":1267650600228229401496703205376,)"
-            R"("c":-18446744073709551617,"max":170141183460469231731687303715884105727,)"
-            R"("min":-170141183460469231731687303715884105728,"small":-5})");
+  EXPECT_EQ(j.dump(), R"({"a":18446744073709551617,"b":1267650600228229401496703205376,)"
+                      R"("c":-18446744073709551617,"max":170141183460469231731687303715884105727,)"
+                      R"("min":-170141183460469231731687303715884105728,"small":-5})");
 }
 
 TEST(Json, ReadsBackWhatItWrites) {
@@ -71,7 +70,8 @@ TEST(Json, RefusesIntegersBeyondIntNamingTheField) {
                 "Q-INT-RANGE)");
   // Past a double's range nlohmann reports an overflow (json.loads reads an
   // int of any length): the same refusal, the literal cut.
-  std::string e = ErrorOf<FieldError>([] { ParseJson("[[0], {\"x\": 1" + std::string(400, '0') + "}]"); });
+  std::string e =
+      ErrorOf<FieldError>([] { ParseJson("[[0], {\"x\": 1" + std::string(400, '0') + "}]"); });
   EXPECT_EQ(e, "field \"[1].x\": the integer 1" + std::string(39, '0') +
                    "... (401 characters) is outside -2^127 .. 2^127-1, the integers dtrcheck "
                    "holds (QUIRKS.md, Q-INT-RANGE)");

@@ -11,7 +11,8 @@ simrd's field by field. On tests/data/big_times.log, whose TIMEs are near
   corpus/oracle/local_big_times.jsonl (each line names the oracle command
   that made it);
 - `diff` agrees with simrd on every eviction and its clock (simrd's eviction
-  log is read exactly), and finds a perturbed one at its exact clock;
+  log is read exactly, options past 64 bits are sent exactly), and finds a
+  perturbed one at its exact clock;
 - sweeps (by ratio, and by bytes past 2^64) written as JSONL, cut and
   `--resume`d, or sharded and `--merge`d, give the same bytes;
 - values beyond what Int holds (-2^127 .. 2^127-1) are refused, exit 2,
@@ -96,6 +97,13 @@ if simrd_client.available():
     v = json.loads(p.stdout) if p.returncode == 0 else {}
     check(v.get('verdict') == 'identical' and v.get('clock') == 156797324626539748514,
           'diff identical', p.returncode, p.stdout, p.stderr)
+    # ... and sends simrd options past 64 bits exactly (the C++ client).
+    for args in (['--ratio', '0.95', '--heuristic', 'RandomStorage', '--seed', str(10 ** 30 + 7)],
+                 ['--budget', str(2 ** 100), '--remat-limit', str(2 ** 64 + 1)]):
+        p = run(['diff', TRACE, *args, '--json'])
+        v = json.loads(p.stdout) if p.returncode == 0 else {}
+        check(v.get('verdict') == 'identical' and v.get('clock', 0) > 2 ** 64, 'diff', args,
+              p.stdout, p.stderr)
     p = run(['diff', TRACE, '--ratio', '0.9', '--perturb-eviction', '8'])
     check(p.returncode == 1 and 'first divergent eviction: #8\n' in p.stdout
           and 'at clock 73786976294842430370' in p.stdout, 'diff perturbed', p.stdout, p.stderr)

@@ -45,7 +45,7 @@ Graph Transformed(const std::string& dir, Int size_factor, Int time_factor) {
   std::string out, line;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
-    Json j = Json::parse(line);
+    Json j = ParseJson(line);
     const std::string ins = j["INSTRUCTION"];
     // A CALL's or MUTATE's NAME is the operator's; elsewhere it is a tensor's.
     if (j.contains("NAME") && ins != "CALL" && ins != "MUTATE") j["NAME"] = rename(j["NAME"]);

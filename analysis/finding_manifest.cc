@@ -22,7 +22,7 @@ const char kFormat1NotConfirmed[] = "unavailable";
 Json BudgetJson(const BudgetSpec& spec, const Baseline& baseline) {
   Json j;
   if (spec.ratio) j["ratio"] = *spec.ratio;
-  j["bytes"] = IntJson(spec.Resolve(baseline));
+  j["bytes"] = Json(spec.Resolve(baseline));
   return j;
 }
 
@@ -32,7 +32,7 @@ BudgetSpec BudgetFromJson(const JsonFields& j) {
 }
 
 Json RunJson(const ArchivedRun& r) {
-  return {{"status", r.status}, {"overhead", r.overhead}, {"budget", IntJson(r.budget)}};
+  return {{"status", r.status}, {"overhead", r.overhead}, {"budget", Json(r.budget)}};
 }
 
 ArchivedRun RunFromJson(const JsonFields& j) {
@@ -98,9 +98,9 @@ void SetCheck(FindingManifest* m, const PropertyCheck& check) {
   if (check.diagnosis && check.diagnosis->oom) {
     const OomDetails& o = *check.diagnosis->oom;
     m->oom = {{"tensor", o.tensor_name},
-              {"request", IntJson(o.request)},
-              {"resident", IntJson(o.resident)},
-              {"locked_bytes", IntJson(o.locked_bytes)},
+              {"request", Json(o.request)},
+              {"resident", Json(o.resident)},
+              {"locked_bytes", Json(o.locked_bytes)},
               {"evictable", o.pool_count},
               {"pinned_frontier", o.PinnedFrontier()},
               {"depth", o.depth}};
@@ -241,7 +241,7 @@ FindingManifest ReadFindingManifest(const std::string& path) {
   if (!in || std::filesystem::is_directory(path))
     throw std::invalid_argument(path + ": cannot read");
   try {
-    return ManifestFromJson(Json::parse(in));
+    return ManifestFromJson(ParseJson(in));
   } catch (const Json::parse_error& e) {
     throw std::invalid_argument(path + ": not JSON: " + e.what());
   } catch (const std::invalid_argument& e) {

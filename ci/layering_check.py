@@ -9,9 +9,15 @@ Unit tests (`*_test.cc`) beside the code may use what sits above it (a sim
 test may write a trace with io/ or generate one with traces/): they are not
 part of the library. tests/ and bench/ may use everything.
 
+One mechanism, one place: dtrcheck's JSON (io/json.h) is read by
+ParseJson only, which keeps integers past 64 bits exact; `Json::parse`
+(which makes them doubles) is refused everywhere but io/json.cc and the test
+that shows why.
+
     ci/layering_check.py      (ctest: layering_check, label style)
 
-Exits 1 naming every include that points the wrong way.
+Exits 1 naming every include that points the wrong way and every other
+reader of JSON text.
 """
 import os
 import re
@@ -34,6 +40,16 @@ MAY_USE: dict[str, set[str]] = {
     'cli': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([A-Za-z0-9_]+)/')
+JSON_PARSE = re.compile(r'\bJson::(sax_)?parse\(')
+JSON_READER = {'io/json.cc', 'io/json_test.cc'}
+
+
+def json_readers(path: str, text: str) -> list[str]:
+    if path in JSON_READER:
+        return []
+    return [f'{path}:{number}: reads JSON with Json::parse; use ParseJson (io/json.h), '
+            f'which keeps integers past 64 bits exact: {line.strip()}'
+            for number, line in enumerate(text.splitlines(), 1) if JSON_PARSE.search(line)]
 
 
 def violations(path: str, text: str) -> list[str]:
@@ -60,10 +76,12 @@ def main() -> int:
         if path.split('/', 1)[0] in MAY_USE and not path.endswith('_test.cc'):
             checked += 1
         with open(os.path.join(ROOT, path), encoding='utf-8') as f:
-            bad += violations(path, f.read())
+            text = f.read()
+        bad += violations(path, text) + json_readers(path, text)
     for line in bad:
         print(line)
-    print(f'layering_check: {checked} files, {len(bad)} include(s) pointing the wrong way')
+    print(f'layering_check: {checked} files, {len(bad)} include(s) pointing the wrong way or '
+          'readers of JSON besides ParseJson')
     return 1 if bad else 0
 
 

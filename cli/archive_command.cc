@@ -113,8 +113,8 @@ void AddFuzzerProvenance(const AddArgs& args, const std::string& id, FindingMani
   m->description = finding->Describe();
   m->original = {{"case", FuzzCaseToJson(c)}, {"lo", f["lo"]}, {"hi", f["hi"]}};
   if (f.contains("factor")) m->original["factor"] = f["factor"];
-  m->original["baseline"] = {{"peak", IntJson(check.baseline.peak)},
-                             {"compute", IntJson(check.baseline.compute)}};
+  m->original["baseline"] = {{"peak", Json(check.baseline.peak)},
+                             {"compute", Json(check.baseline.compute)}};
   m->original["cliff_options"] = {{"cliff_factor", options.cliff_factor},
                                   {"cliff_gap", options.cliff_gap}};
   char host[256] = "";

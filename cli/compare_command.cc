@@ -51,7 +51,7 @@ Json ProfileJson(const EvictionProfile& p, const Graph& g) {
   for (const auto& r : p.most_evicted)
     top.push_back({{"root_id", r.root_id},
                    {"name", g.tensors[r.root_id].name},
-                   {"size", IntJson(r.size)},
+                   {"size", Json(r.size)},
                    {"evict_count", r.evict_count}});
   j["most_evicted"] = top;
   return j;

@@ -24,14 +24,14 @@ Json DiagnosisToJson(const Diagnosis& d) {
     oom["tensor"] = o.tensor;
     oom["tensor_name"] = o.tensor_name;
     oom["op"] = o.op_name;
-    oom["request"] = IntJson(o.request);
+    oom["request"] = Json(o.request);
     oom["last_started"] = o.last_started;
     oom["last_started_name"] = o.last_started_name;
-    oom["budget"] = IntJson(o.budget);
-    oom["resident"] = IntJson(o.resident);
-    oom["pool_bytes"] = IntJson(o.pool_bytes);
+    oom["budget"] = Json(o.budget);
+    oom["resident"] = Json(o.resident);
+    oom["pool_bytes"] = Json(o.pool_bytes);
     oom["pool_count"] = o.pool_count;
-    oom["locked_bytes"] = IntJson(o.locked_bytes);
+    oom["locked_bytes"] = Json(o.locked_bytes);
     oom["locked_storages"] = o.locked_storages;
     oom["depth"] = o.depth;
     Json chain = Json::array();
@@ -43,8 +43,8 @@ Json DiagnosisToJson(const Diagnosis& d) {
     j["oom"] = nullptr;
   }
   j["pinned_frontier_oom"] = d.PinnedFrontierOom();
-  j["max_locked_bytes"] = IntJson(d.max_locked_bytes);
-  j["max_locked_clock"] = IntJson(d.max_locked_clock);
+  j["max_locked_bytes"] = Json(d.max_locked_bytes);
+  j["max_locked_clock"] = Json(d.max_locked_clock);
   return j;
 }
 

@@ -64,12 +64,11 @@ int RunDecode(const DecodeArgs& args) {
   }
 
   FuzzCheck check = CheckFuzzCase(c, options);
-  j["baseline"] = {{"peak", IntJson(check.baseline.peak)},
-                   {"compute", IntJson(check.baseline.compute)}};
+  j["baseline"] = {{"peak", Json(check.baseline.peak)}, {"compute", Json(check.baseline.compute)}};
   Json points = Json::array();
   for (const auto& p : check.points)
     points.push_back({{"ratio", *p.record.config.ratio},
-                      {"budget", IntJson(p.budget())},
+                      {"budget", Json(p.budget())},
                       {"status", StatusName(p.status())},
                       {"overhead", p.overhead()}});
   j["points"] = points;

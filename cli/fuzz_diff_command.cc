@@ -120,7 +120,7 @@ int Replay(const FuzzDiffOptions& o) {
   for (const auto& e : entries) {
     std::string status = "open";
     std::ifstream m(e / "manifest.json");
-    if (m) status = Json::parse(m).value("status", "open");
+    if (m) status = ParseJson(m).value("status", "open");
     auto diffs = ReplayParityEntry(e.string());
     if (status == "open" && !diffs.empty()) {
       ++open;

@@ -1,7 +1,6 @@
 #include "cli/number_option.h"
 
 #include <cmath>
-#include <cstdint>
 #include <cstdlib>
 #include <sstream>
 
@@ -33,11 +32,18 @@ Int ParseIntOption(const std::string& text, const std::string& option, bool non_
       digits = digits && text[i] >= '0' && text[i] <= '9';
     if (!digits) throw CLI::ValidationError(option, "expected an integer, got \"" + text + "\"");
   }
-  if (v && non_negative && *v < 0) throw CLI::ValidationError(option, "must not be negative");
-  if (!v || *v < Int(INT64_MIN) || *v > Int(UINT64_MAX))
-    throw CLI::ValidationError(option, text +
-                                           " is outside -2^63 .. 2^64-1, the integers a record "
+  if (non_negative && (v ? *v < 0 : text[0] == '-'))
+    throw CLI::ValidationError(option, "must not be negative");
+  if (!v) {
+    // Digits that ParseInt cannot hold. A value of 10^6 digits is quoted
+    // by its length.
+    std::string shown = text.size() <= 60 ? text
+                                          : text.substr(0, 40) + "... (" +
+                                                std::to_string(text.size()) + " characters)";
+    throw CLI::ValidationError(option, shown +
+                                           " is outside -2^127 .. 2^127-1, the integers dtrcheck "
                                            "holds (QUIRKS.md, Q-INT-RANGE)");
+  }
   return *v;
 }
 

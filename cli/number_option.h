@@ -7,9 +7,10 @@
 //   --ratio: "abc" is not a number
 //   --ratio: 2e6 is not in [0, 1e+06]
 //
-// Integers that a run records (budgets, limits, seeds) must fit the JSON
-// integers of a record, -2^63 .. 2^64 - 1 (QUIRKS.md, Q-INT-RANGE); simrd's
-// ints are unbounded.
+// Integers (budgets, limits, seeds) are read exactly, in what Int holds,
+// -2^127 .. 2^127-1, and written exactly into records (io/json.h). simrd's
+// ints are unbounded: a larger value is refused naming the option
+// (QUIRKS.md, Q-INT-RANGE).
 #ifndef DTRCHECK_CLI_NUMBER_OPTION_H_
 #define DTRCHECK_CLI_NUMBER_OPTION_H_
 
@@ -24,8 +25,8 @@ namespace dtrcheck {
 // A validator for a floating-point option: a finite number in [lo, hi].
 CLI::Validator FiniteRange(double lo, double hi);
 
-// `text` as an integer for `option`, in the range a record holds (and >= 0
-// when `non_negative`). Throws CLI::ValidationError naming the option.
+// `text` as an integer for `option`, in -2^127 .. 2^127-1 (and >= 0 when
+// `non_negative`). Throws CLI::ValidationError naming the option.
 Int ParseIntOption(const std::string& text, const std::string& option, bool non_negative);
 
 }  // namespace dtrcheck

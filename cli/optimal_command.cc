@@ -90,8 +90,8 @@ Action AddOptimalCommand(CLI::App& app) {
           Json j = RegretToJson(r);
           j["trace"] = opts->trace;
           if (opts->config.ratio) j["ratio"] = *opts->config.ratio;
-          j["peak"] = IntJson(baseline.peak);
-          j["baseline_compute"] = IntJson(baseline.compute);
+          j["peak"] = Json(baseline.peak);
+          j["baseline_compute"] = Json(baseline.compute);
           j["nodes"] = problem.nodes.size();
           j["variables"] = r.optimum.variables;
           j["constraints"] = r.optimum.constraints;
@@ -100,13 +100,13 @@ Action AddOptimalCommand(CLI::App& app) {
           j["recomputations"] = r.check.recomputations;
           if (least)
             j["smallest_budget"] = {
-                {"budget", least->budget ? IntJson(*least->budget) : Json()},
+                {"budget", least->budget ? Json(*least->budget) : Json()},
                 {"ratio", least->budget ? Json(TrueDivide(*least->budget, baseline.peak)) : Json()},
                 {"solves", least->solves},
                 {"seconds", least->seconds},
                 {"bracket",
-                 {{"infeasible", IntJson(least->infeasible)},
-                  {"feasible", least->feasible ? IntJson(*least->feasible) : Json()}}},
+                 {{"infeasible", Json(least->infeasible)},
+                  {"feasible", least->feasible ? Json(*least->feasible) : Json()}}},
                 {"interrupted", least->cancelled}};
           std::cout << j.dump() << "\n";
         } else {

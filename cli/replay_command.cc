@@ -103,7 +103,7 @@ Action AddReplayCommand(CLI::App& app) {
                 ++n;
                 if (line.empty()) continue;
                 try {
-                  cases.push_back(ReadCase(file, Json::parse(line)));
+                  cases.push_back(ReadCase(file, ParseJson(line)));
                 } catch (const Json::parse_error& e) {
                   throw TraceError(file, n, std::string("bad JSON: ") + e.what());
                 } catch (const FieldError& e) {

@@ -97,13 +97,7 @@ Action AddRunCommand(CLI::App& app) {
             Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
             RunRecord rec = Simulate(graph, opts->config, baseline);
             if (*json) {
-              Json j;
-              try {
-                j = RecordToJson(rec);
-              } catch (const RecordRangeError& e) {
-                throw RecordRangeError(opts->trace + ": the record of this run: " + e.what());
-              }
-              std::cout << j.dump() << "\n";
+              std::cout << RecordToJson(rec).dump() << "\n";
             } else {
               std::cout << "status      " << StatusName(rec.status)
                         << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"

@@ -18,7 +18,7 @@ namespace {
 Json EndJson(const FindingEnd& e) {
   Json j;
   j["ratio"] = e.ratio ? Json(*e.ratio) : Json(nullptr);
-  j["budget"] = IntJson(e.budget);
+  j["budget"] = Json(e.budget);
   j["status"] = StatusName(e.status);
   j["overhead"] = e.overhead;
   return j;
@@ -84,16 +84,16 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
   j["heuristic"] = ctx.config.heuristic;
   j["overhead_limit"] =
       ctx.config.overhead_limit ? Json(*ctx.config.overhead_limit) : Json(nullptr);
-  j["remat_limit"] = ctx.config.remat_limit ? IntJson(*ctx.config.remat_limit) : Json(nullptr);
-  j["baseline_peak"] = IntJson(ctx.baseline.peak);
-  j["baseline_compute"] = IntJson(ctx.baseline.compute);
+  j["remat_limit"] = ctx.config.remat_limit ? Json(*ctx.config.remat_limit) : Json(nullptr);
+  j["baseline_peak"] = Json(ctx.baseline.peak);
+  j["baseline_compute"] = Json(ctx.baseline.compute);
   j["grid"] = ctx.grid;
   j["points"] = r.points.size();
   Json counts;
   for (const auto& [k, v] : StatusCounts(r)) counts[k] = v;
   j["status_counts"] = counts;
   j["cliff_factor"] = ctx.settings.cliff_factor;
-  j["cliff_gap_bytes"] = IntJson(r.cliff_gap);
+  j["cliff_gap_bytes"] = Json(r.cliff_gap);
   j["rise_factor"] = ctx.settings.rise_factor;
   j["cancelled"] = r.cancelled;
   Json findings = Json::array();

@@ -92,8 +92,9 @@ std::map<std::string, std::string> SweepChecks(const std::vector<std::string>& p
     std::ifstream in(path);
     std::string text;
     while (std::getline(in, text)) {
-      // MergeSweepRecords has read these files: every line is a record.
-      Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+      // MergeSweepRecords has read these files: every other line is a record.
+      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+      Json j = ParseJson(text);
       if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string()) continue;
       out[PointIdentity(RecordFromJson(j)).dump()] = j["sweep_check"].get<std::string>();
     }
@@ -111,9 +112,11 @@ std::vector<ResumedRecord> ReadResumeFile(const std::string& path, const std::st
     const std::string where = path + ":" + std::to_string(n) + ": ";
     Json j;
     try {
-      j = Json::parse(text);
+      j = ParseJson(text);
     } catch (const Json::exception& e) {
       throw std::invalid_argument(where + "not JSON: " + Excerpt(e.what()));
+    } catch (const FieldError& e) {
+      throw std::invalid_argument(where + e.what());
     }
     if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string())
       throw std::invalid_argument(where +

@@ -4,6 +4,12 @@
 
 namespace dtrcheck {
 
+namespace {
+
+constexpr unsigned __int128 kIntMax = ~(unsigned __int128)0 >> 1;  // 2^127-1
+
+}  // namespace
+
 std::string FoundText(const Json& value) {
   std::string s = value.dump();
   if (s.size() > 60) s = s.substr(0, 57) + "...";
@@ -71,17 +77,17 @@ double JsonFields::Number(const char* key) const {
 
 Int JsonFields::Integer(const char* key) const {
   const Json& v = Value(key);
-  if (v.is_number_unsigned()) return Int(v.get<uint64_t>());
-  if (v.is_number_integer()) return Int(v.get<int64_t>());
-  Fail(key, "an integer");
+  // ParseJson gives no unsigned value past Int; one built in code might be.
+  if (v.is_number_unsigned() && v.get<Json::number_unsigned_t>() > kIntMax)
+    Fail(key, "an integer from -2^127 to 2^127-1");
+  if (!v.is_number_integer()) Fail(key, "an integer");
+  return v.get<Int>();
 }
 
 int64_t JsonFields::Int64(const char* key) const {
-  const Json& v = Value(key);
-  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
-    Fail(key, "an integer from -2^63 to 2^63-1");
-  if (!v.is_number_integer()) Fail(key, "an integer");
-  return v.get<int64_t>();
+  Int v = Integer(key);
+  if (v < INT64_MIN || v > INT64_MAX) Fail(key, "an integer from -2^63 to 2^63-1");
+  return static_cast<int64_t>(v);
 }
 
 std::optional<std::string> JsonFields::OptionalString(const char* key) const {

@@ -17,19 +17,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "io/json.h"
 #include "sim/py_arith.h"
 
 namespace dtrcheck {
-
-using Json = nlohmann::ordered_json;
-
-// A field that is missing, mistyped or out of range.
-class FieldError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
 
 // `value` as an error message shows it: its JSON text, cut at 60 characters.
 std::string FoundText(const Json& value);
@@ -55,7 +46,7 @@ class JsonFields {
   std::string String(const char* key) const;
   bool Bool(const char* key) const;
   double Number(const char* key) const;  // any JSON number
-  Int Integer(const char* key) const;    // any JSON integer: -2^63 .. 2^64-1
+  Int Integer(const char* key) const;    // any JSON integer Int holds
   int64_t Int64(const char* key) const;
 
   // Optional fields: nothing when absent or null, FieldError when mistyped.

@@ -11,7 +11,7 @@
 namespace dtrcheck {
 namespace {
 
-const Json kDoc = Json::parse(R"({"name": "x", "count": 3, "big": 18446744073709551615,
+const Json kDoc = ParseJson(R"({"name": "x", "count": 3, "big": 18446744073709551615,
   "neg": -5, "ratio": 0.5, "flag": true, "none": null, "list": [1], "too_big": 1e30,
   "inner": {"deep": {"value": "text"}}})");
 
@@ -93,7 +93,7 @@ TEST(JsonFields, CutsLongValues) {
 }
 
 TEST(JsonFields, RejectsANonObject) {
-  EXPECT_EQ(ErrorOf<FieldError>([] { JsonFields(Json::parse("[1, 2]")); }),
+  EXPECT_EQ(ErrorOf<FieldError>([] { JsonFields(ParseJson("[1, 2]")); }),
             "document: expected an object, found [1,2]");
   EXPECT_EQ(ErrorOf<FieldError>([] { JsonFields(Json(3), "config"); }),
             "field \"config\": expected an object, found 3");

@@ -26,14 +26,6 @@ Status StatusFromName(const JsonFields& j, const char* key) {
 
 }  // namespace
 
-Json IntJson(Int v) {
-  if (v >= Int(INT64_MIN) && v <= Int(INT64_MAX)) return Json(static_cast<int64_t>(v));
-  if (v > 0 && v <= Int(UINT64_MAX)) return Json(static_cast<uint64_t>(v));
-  throw RecordRangeError("value " + IntToString(v) +
-                         " is outside -2^63 .. 2^64-1, the integers a record holds (QUIRKS.md, "
-                         "Q-INT-RANGE)");
-}
-
 Json ConfigToJson(const RunConfig& c) {
   Json j;
   j["runtime"] = c.runtime;
@@ -42,14 +34,14 @@ Json ConfigToJson(const RunConfig& c) {
   if (c.ratio)
     j["ratio"] = *c.ratio;
   else if (c.budget)
-    j["budget"] = IntJson(*c.budget);
+    j["budget"] = Json(*c.budget);
   if (c.overhead_limit)
     j["overhead_limit"] = *c.overhead_limit;
   else if (c.remat_limit_float)
     j["remat_limit"] = *c.remat_limit_float;
   else if (c.remat_limit)
-    j["remat_limit"] = IntJson(*c.remat_limit);
-  if (c.seed) j["seed"] = IntJson(*c.seed);
+    j["remat_limit"] = Json(*c.remat_limit);
+  if (c.seed) j["seed"] = Json(*c.seed);
   if (c.stats) j["stats"] = true;
   return j;
 }
@@ -84,36 +76,36 @@ Json RecordToJson(const RunRecord& r) {
   j["runtime"] = r.config.runtime;
   j["heuristic"] = r.config.heuristic;
   j["ratio"] = r.config.ratio ? Json(*r.config.ratio) : Json(nullptr);
-  j["budget"] = IntJson(r.budget);
+  j["budget"] = Json(r.budget);
   if (r.remat_limit_float)
     j["remat_limit"] = *r.remat_limit_float;
   else if (r.remat_limit_int)
-    j["remat_limit"] = IntJson(*r.remat_limit_int);
+    j["remat_limit"] = Json(*r.remat_limit_int);
   else
     j["remat_limit"] = nullptr;
-  j["seed"] = r.seed_used ? IntJson(*r.seed_used) : Json(nullptr);
+  j["seed"] = r.seed_used ? Json(*r.seed_used) : Json(nullptr);
   j["status"] = StatusName(r.status);
   if (r.status == Status::kError) j["message"] = r.message;
-  j["clock"] = IntJson(r.clock);
-  j["model_compute"] = IntJson(r.model_compute);
-  j["remat_compute"] = IntJson(r.remat_compute);
-  j["max_memory"] = IntJson(r.max_memory);
-  j["model_const_memory"] = IntJson(r.model_const_memory);
-  j["bottleneck_memory"] = IntJson(r.bottleneck_memory);
-  j["heuristic_eval_count"] = IntJson(r.heuristic_eval_count);
-  j["heuristic_access_count"] = IntJson(r.heuristic_access_count);
-  j["memory_usage"] = IntJson(r.memory_usage);
+  j["clock"] = Json(r.clock);
+  j["model_compute"] = Json(r.model_compute);
+  j["remat_compute"] = Json(r.remat_compute);
+  j["max_memory"] = Json(r.max_memory);
+  j["model_const_memory"] = Json(r.model_const_memory);
+  j["bottleneck_memory"] = Json(r.bottleneck_memory);
+  j["heuristic_eval_count"] = Json(r.heuristic_eval_count);
+  j["heuristic_access_count"] = Json(r.heuristic_access_count);
+  j["memory_usage"] = Json(r.memory_usage);
   j["evictions"] = r.evictions;
   j["distinct_evicted"] = r.distinct_evicted;
   j["eviction_digest"] = r.eviction_digest;
-  j["baseline_peak"] = IntJson(r.baseline.peak);
-  j["baseline_compute"] = IntJson(r.baseline.compute);
+  j["baseline_peak"] = Json(r.baseline.peak);
+  j["baseline_compute"] = Json(r.baseline.compute);
   if (r.config.stats) {
     Json rows = Json::array();
     for (const auto& s : r.storage_stats) {
       Json row;
       row["root_id"] = s.root_id;
-      row["size"] = IntJson(s.size);
+      row["size"] = Json(s.size);
       row["evict_count"] = s.evict_count;
       row["direct_remat_count"] = s.direct_remat_count;
       row["collateral_remat_count"] = s.collateral_remat_count;
@@ -186,7 +178,7 @@ std::vector<RunRecord> ReadRecordsJsonl(const std::string& path) {
   for (long n = 1; std::getline(in, line); ++n) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      out.push_back(RecordFromJson(Json::parse(line)));
+      out.push_back(RecordFromJson(ParseJson(line)));
     } catch (const Json::exception& e) {
       throw std::invalid_argument(path + ":" + std::to_string(n) + ": not JSON: " + e.what());
     } catch (const std::invalid_argument& e) {

@@ -23,17 +23,6 @@
 
 namespace dtrcheck {
 
-// A value a record cannot hold: simrd's ints are unbounded, a record's JSON
-// integers (nlohmann's) are -2^63 .. 2^64-1. Bad input (exit 2), not an
-// internal error: only a trace or options with values near 2^64 get there.
-class RecordRangeError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
-
-// An Int as a JSON integer. Throws RecordRangeError beyond 64 bits.
-Json IntJson(Int v);
-
 // The configuration in the oracle's keys, in this order: runtime,
 // heuristic, baseline_runtime, ratio or budget, overhead_limit or
 // remat_limit, seed when set, stats when true. The testing aids

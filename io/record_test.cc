@@ -53,8 +53,8 @@ TEST(RecordFromJson, RoundTripsRealRecords) {
 }
 
 TEST(RecordFromJson, RejectsNonRecords) {
-  EXPECT_THROW(RecordFromJson(Json::parse("[1]")), FieldError);
-  EXPECT_EQ(ErrorOf<FieldError>([] { RecordFromJson(Json::parse(R"({"runtime": "X"})")); }),
+  EXPECT_THROW(RecordFromJson(ParseJson("[1]")), FieldError);
+  EXPECT_EQ(ErrorOf<FieldError>([] { RecordFromJson(ParseJson(R"({"runtime": "X"})")); }),
             "missing field \"heuristic\"");
 }
 
@@ -65,7 +65,7 @@ std::vector<Json> OracleRecords() {
   std::vector<Json> out;
   std::string line;
   while (std::getline(in, line)) {
-    Json j = Json::parse(line)["record"];
+    Json j = ParseJson(line)["record"];
     if (j.contains("status")) out.push_back(j);
   }
   return out;
@@ -102,7 +102,7 @@ TEST(RecordFromJson, NamesTheBadField) {
   EXPECT_EQ(with("status", "error"), "missing field \"message\"");
   EXPECT_EQ(with("clock", "12"), "field \"clock\": expected an integer, found \"12\"");
   EXPECT_EQ(with("remat_limit", "x"), "field \"remat_limit\": expected a number, found \"x\"");
-  EXPECT_EQ(with("storage_stats", Json::parse(R"([{"root_id": 1}])")),
+  EXPECT_EQ(with("storage_stats", ParseJson(R"([{"root_id": 1}])")),
             "missing field \"storage_stats[0].size\"");
 }
 
@@ -145,7 +145,7 @@ TEST(ConfigJson, RoundTrips) {
 TEST(ConfigJson, ReadsWhatTheOracleAccepts) {
   // A line of oracle/record_corpus.py: no baseline runtime, nulls as absent,
   // the oracle's output options.
-  RunConfig c = ConfigFromJson(Json::parse(
+  RunConfig c = ConfigFromJson(ParseJson(
       R"({"runtime": "RuntimeV2", "ratio": 0.3, "stats": true, "seed": null,
           "remat_limit": null, "time": true, "eviction_log": false, "costs_at": 3})"));
   EXPECT_EQ(c.runtime, "RuntimeV2");
@@ -158,7 +158,7 @@ TEST(ConfigJson, ReadsWhatTheOracleAccepts) {
 
 TEST(ConfigJson, NamesTheBadField) {
   auto error = [](const char* text) {
-    return ErrorOf<FieldError>([&] { ConfigFromJson(Json::parse(text)); });
+    return ErrorOf<FieldError>([&] { ConfigFromJson(ParseJson(text)); });
   };
   EXPECT_EQ(error(R"({"ratio": "0.5"})"), "field \"ratio\": expected a number, found \"0.5\"");
   EXPECT_EQ(error(R"({"budget": 1.5})"), "field \"budget\": expected an integer, found 1.5");

@@ -29,9 +29,9 @@ Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
 
 Json RegretToJson(const Regret& r) {
   Json j;
-  j["budget"] = IntJson(r.budget);
+  j["budget"] = Json(r.budget);
   j["status"] = OptimalStatusName(r.optimum.status);
-  if (r.optimum.compute) j["compute"] = IntJson(*r.optimum.compute);
+  if (r.optimum.compute) j["compute"] = Json(*r.optimum.compute);
   if (r.optimum_overhead) j["overhead"] = *r.optimum_overhead;
   j["lp_bound"] = r.optimum.lp_bound;
   j["best_bound"] = r.optimum.best_bound;

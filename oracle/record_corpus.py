@@ -10,7 +10,9 @@ simulator and compares the records field by field (ctest does this).
 Usage, from the repository root: python3 -m oracle.record_corpus
     [--traces DIR] [--only NAME,...] [--small] [--local FILE...] [--out DIR]
        python3 -m oracle.record_corpus --captured [--only NAME,...]
-(--captured: the traces of traces/captured/; needs build/)
+       python3 -m oracle.record_corpus --local tests/data/big_times.log --big-ints
+(--captured: the traces of traces/captured/; needs build/. --big-ints: the
+local grid and BIG_INTS, the options past 64 bits)
 Needs simrd (see oracle/README.md). The configuration grid is below; it is
 deterministic, so re-running reproduces the same corpus.
 """
@@ -95,6 +97,25 @@ def configs_for(name: str, small: bool = False) -> List[Config]:
 
 LOCAL_GRID = dict(all_pairs=True, ratios=[0.2, 0.35, 0.5, 0.8, 1.0], limits=[None, 1.5])
 
+# Budgets, limits and seeds past 64 bits, each up to what dtrcheck's Int
+# holds (-2^127 .. 2^127-1; QUIRKS.md, Q-INT-RANGE); simrd's ints are
+# unbounded. On tests/data/big_times.log, whose TIMEs are near 2^62, every
+# clock passes 2^64 as well.
+BIG_INTS: List[Config] = [
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', budget=2 ** 64),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', budget=2 ** 100,
+         remat_limit=2 ** 90),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='DTR', budget=2 ** 127 - 1),
+    dict(runtime='RuntimeV1', heuristic='LRU', budget=2 ** 64 + 1),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='LRU', ratio=0.9, remat_limit=2 ** 64 + 1),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='RandomStorage', ratio=0.95,
+         seed=10 ** 30 + 7),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='RandomStorage', ratio=0.9,
+         seed=2 ** 127 - 1),
+    dict(runtime='RuntimeV2EagerOptimized', heuristic='AbRandom', ratio=0.95, seed=-2 ** 127),
+    dict(runtime='RuntimeV2', heuristic='RandomStorage', ratio=0.9, seed=-2 ** 64 - 1),
+]
+
 # Captured traces (traces/captured/, capture/): all five runtimes at ratio 1.0 (DTR, which
 # three of them refuse, and DTRLocal, which all accept), and DTR on RuntimeV2EagerOptimized
 # at two constrained ratios.
@@ -140,6 +161,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument('--only', default='')
     ap.add_argument('--small', action='store_true', help='only the SMALL configurations per trace')
     ap.add_argument('--out', default=os.path.join(REPO, 'corpus', 'oracle'))
+    ap.add_argument('--big-ints', action='store_true',
+                    help='with --local: also the configurations of BIG_INTS')
     ap.add_argument('--captured', action='store_true',
                     help='record the captured traces (traces/captured/manifest.json; --only '
                          'filters) as captured_NAME.jsonl')
@@ -163,7 +186,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         GRIDS['local'] = LOCAL_GRID
         for path in args.local:
             name = 'local_' + os.path.splitext(os.path.basename(path))[0]
-            record(name, os.path.abspath(path), configs_for('local'), args.out,
+            cfgs = configs_for('local') + ([dict(c, stats=True) for c in BIG_INTS]
+                                           if args.big_ints else [])
+            record(name, os.path.abspath(path), cfgs, args.out,
                    os.path.relpath(os.path.abspath(path), REPO))
         return
     with open(os.path.join(REPO, 'traces', 'manifest.json')) as f:

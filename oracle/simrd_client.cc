@@ -229,9 +229,11 @@ Json OracleProcess::Exchange(const Json& request) {
     Fail("the oracle ended without a record for " +
          (line_out.size() > 300 ? line_out.substr(0, 300) + "..." : line_out));
   try {
-    return Json::parse(text);
+    return ParseJson(text);
   } catch (const Json::parse_error&) {
     Fail("the oracle printed a line that is not JSON: " + text.substr(0, 200));
+  } catch (const FieldError& e) {
+    Fail(std::string("the oracle printed a record dtrcheck cannot hold: ") + e.what());
   }
 }
 

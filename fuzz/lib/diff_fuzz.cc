@@ -46,7 +46,7 @@ Json DtrcheckSide::Answer(const RunConfig& config, int64_t perturb_eviction) {
   run.perturb_eviction = perturb_eviction;
   try {
     return RecordToJson(Simulate(*graph_, run, baselines_.at(b)));
-  } catch (const std::invalid_argument& e) {  // a refused pair, a RecordRangeError
+  } catch (const std::invalid_argument& e) {  // a refused pair
     return Refusal(e.what());
   }
 }
@@ -214,9 +214,11 @@ std::vector<AnswerDifference> ReplayParityEntry(const std::string& entry_dir) {
     throw std::invalid_argument((dir / "case.jsonl").string() + ": cannot be read");
   Json line;
   try {
-    line = Json::parse(text);
+    line = ParseJson(text);
   } catch (const Json::parse_error& e) {
     throw std::invalid_argument((dir / "case.jsonl").string() + ":1: not JSON: " + e.what());
+  } catch (const FieldError& e) {
+    throw std::invalid_argument((dir / "case.jsonl").string() + ":1: " + e.what());
   }
   try {
     JsonFields j(line);

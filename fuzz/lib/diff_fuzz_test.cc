@@ -146,7 +146,7 @@ TEST_F(ParityArchive, ReplayFindsAnInjectedDivergence) {
   for (const char* f : {"trace.log", "original.log", "case.jsonl", "manifest.json"})
     EXPECT_TRUE(fs::exists(entry / f)) << f;
   std::ifstream m(entry / "manifest.json");
-  Json manifest = Json::parse(m);
+  Json manifest = ParseJson(m);
   EXPECT_EQ(manifest["trace_sha256"], Sha256OfFile((entry / "trace.log").string()));
   EXPECT_EQ(manifest["dtrcheck_commit"], "abc");
   EXPECT_EQ(manifest["simrd"], perturbed);

@@ -165,7 +165,7 @@ Json FuzzFindingToJson(const FuzzFinding& f) {
   auto end = [&](const FindingEnd& e) {
     Json j;
     if (e.ratio) j["ratio"] = *e.ratio;
-    j["budget"] = IntJson(e.budget);
+    j["budget"] = Json(e.budget);
     j["status"] = StatusName(e.status);
     j["overhead"] = e.overhead;
     return j;

@@ -154,10 +154,6 @@ class Store:
                     return self.records[rid], h
         return None
 
-    def bucket_of_entry(self, entry: str) -> Optional[Json]:
-        found = self.hit_of_entry(entry)
-        return found[0] if found else None
-
     def files(self) -> Dict[str, str]:
         """Bucket id -> the record's bytes as written: what tests compare."""
         return {rid: json.dumps(r, indent=2) + '\n' for rid, r in sorted(self.records.items())}

@@ -19,6 +19,7 @@
 #include "cli/trace_argument.h"
 #include "cli/trace_commands.h"
 #include "io/json_fields.h"
+#include "optimal/blas_threads.h"
 #include "sim/parse.h"
 #include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
@@ -54,6 +55,7 @@ std::string ParsedCommand(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  dtrcheck::StopBlasWorkerThreads();  // optimal/blas_threads.h: why
   dtrcheck::RecordCommandLine(argc, argv);
   ErrorStyle style;
   for (int i = 1; i < argc; ++i) style.json = style.json || std::strcmp(argv[i], "--json") == 0;

@@ -12,6 +12,7 @@
 #include "cli/census_command.h"
 #include "cli/commands.h"
 #include "cli/fuzz_commands.h"
+#include "cli/heap_pages.h"
 #include "cli/plugin_option.h"
 #include "cli/provenance.h"
 #include "cli/suggest.h"
@@ -56,6 +57,7 @@ std::string ParsedCommand(const CLI::App& app) {
 
 int main(int argc, char** argv) {
   dtrcheck::StopBlasWorkerThreads();  // optimal/blas_threads.h: why
+  dtrcheck::UseHugePagesForHeap();    // cli/heap_pages.h: why
   dtrcheck::RecordCommandLine(argc, argv);
   ErrorStyle style;
   for (int i = 1; i < argc; ++i) style.json = style.json || std::strcmp(argv[i], "--json") == 0;

@@ -122,8 +122,6 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
     op.outputs = static_cast<int32_t>(g.size.size());
     operators_.push_back(op);
   }
-  tensors_.reserve(graph.tensors.size());
-  storages_.reserve(graph.tensors.size());
   AssignStorages();
 }
 
@@ -159,6 +157,20 @@ void Runtime::AssignStorages() {
       }
   }
   region_upkeep_.Reserve(children, parents, regions_ && acyclic);
+  storage_count_ = children.size();
+  ReservePerStorage();
+}
+
+// Room for every storage and tensor the graph will create, so that the run
+// never reallocates (and moves) its per-storage arrays. A fork needs it
+// again: a copied vector has only the room its elements take.
+void Runtime::ReservePerStorage() {
+  tensors_.reserve(graph_.tensors.size());
+  storages_.reserve(storage_count_);
+  marks_.Reserve(storage_count_);
+  marks2_.Reserve(storage_count_);
+  region_upkeep_.ReservePerStorage(storage_count_);
+  ever_evicted_.reserve(storage_count_);
 }
 
 void Runtime::AddStorage(Int size) {
@@ -188,6 +200,7 @@ Runtime::Runtime(const Runtime& other, Heuristic& heuristic, std::optional<Int> 
   options_.budget = budget;
   eq_forest_.Rebind(&summary_.heuristic_access_count);
   region_upkeep_.Rebind(&summary_.heuristic_access_count, &marks_, &marks2_);
+  ReservePerStorage();
 }
 
 void Runtime::RunScheduleUntil(size_t end) {
@@ -440,20 +453,7 @@ void Runtime::EvictedNeighbors(StorageId sid, StorageList* out) {
 }
 
 void Runtime::EvictedNeighborhood(StorageId sid, StorageList* out) {
-  // Scratch regions, reused from call to call (DTRUnopt calls this for every
-  // pool storage at every eviction): cleared first, so that Rebuild walks
-  // from sid rather than updating the last call's walk of another storage.
-  Region& region = neighborhood_scratch_.region;
-  Region& region_rev = neighborhood_scratch_.region_rev;
-  region.Clear();
-  region_rev.Clear();
-  region_upkeep_.Rebuild(region, sid, false);
-  region_upkeep_.Rebuild(region_rev, sid, true);
-  out->clear();
-  EpochMarks::Epoch seen = marks_.NextEpoch();
-  for (const IdSet* set : {&region.interior, &region_rev.interior})
-    for (StorageId x : set->items())
-      if (seen.TryMark(x)) out->push_back(x);
+  region_upkeep_.Neighborhood(sid, out);
 }
 
 void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {

@@ -166,6 +166,7 @@ class Runtime {
   void MakeEvictable(StorageId s);
   bool OverBudget(Int extra) const;
   void AssignStorages();
+  void ReservePerStorage();
   void AddStorage(Int size);
   // Storage::material and region upkeep's copy of it, written together.
   void SetMaterial(StorageId s, bool material) {
@@ -213,6 +214,7 @@ class Runtime {
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
   std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact, for every graph tensor
+  size_t storage_count_ = 0;               // the storages the graph will create
   // Visit marks over storage ids for set operations, two so that two sets
   // can be built at once; region upkeep uses them too.
   EpochMarks marks_, marks2_;
@@ -224,9 +226,6 @@ class Runtime {
     StorageList remat_storages;
     StorageList affected, affected_rev;
   } compute_scratch_;
-  struct NeighborhoodScratch {
-    Region region, region_rev;
-  } neighborhood_scratch_;
 };
 
 }  // namespace dtrcheck

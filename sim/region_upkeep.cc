@@ -35,6 +35,7 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
     region.interior.Insert(frontier_s);
     return;
   }
+  region.frontier.Reserve(region.frontier.size() + frontier_region.frontier.size());
   for (StorageId x : frontier_region.frontier.items()) region.frontier.Insert(x);
   // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s)
   StorageList& diff = absorb_diff_;
@@ -49,6 +50,7 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
     region.compute += compute_[x];
   }
   // Only frontier_s can already be in the interior: the rest is a difference.
+  region.interior.Reserve(region.interior.size() + diff.size());
   for (StorageId x : diff) {
     if (x == frontier_s)
       region.interior.Insert(x);

@@ -48,6 +48,7 @@ class EpochMarks {
 
   // One more id, unmarked: ids are 0 .. size() - 1.
   void AddSlot() { slots_.push_back(0); }
+  void Reserve(size_t n) { slots_.reserve(n); }
   size_t size() const { return slots_.size(); }
 
   // Starts a pass in which no id is marked.

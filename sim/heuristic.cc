@@ -141,10 +141,10 @@ class ScoreHeuristic : public Heuristic {
         compute = s.compute;
         break;
       case Term::kRegions:
-        compute = s.compute + s.region.compute + s.region_rev.compute;
+        compute = s.compute + rt.RegionOf(sid).compute + rt.RegionRevOf(sid).compute;
         break;
       case Term::kRegionRev:
-        compute = s.compute + s.region_rev.compute;
+        compute = s.compute + rt.RegionRevOf(sid).compute;
         break;
       case Term::kEqClass: {
         compute = EqClassTerm(sid, rt, &eq_scratch_);

@@ -35,8 +35,14 @@ class RuntimeView : public api::View {
   api::StorageHandle PoolNth(size_t i) override { return rt_.PoolNth(i); }
   Int Size(api::StorageHandle s) const override { return at(s).size; }
   Int Compute(api::StorageHandle s) const override { return at(s).compute; }
-  Int RegionCompute(api::StorageHandle s) const override { return at(s).region.compute; }
-  Int RegionRevCompute(api::StorageHandle s) const override { return at(s).region_rev.compute; }
+  Int RegionCompute(api::StorageHandle s) const override {
+    at(s);  // checks the handle
+    return rt_.RegionOf(s).compute;
+  }
+  Int RegionRevCompute(api::StorageHandle s) const override {
+    at(s);
+    return rt_.RegionRevOf(s).compute;
+  }
   Int EqClassCompute(api::StorageHandle s) override {
     at(s);  // checks the handle
     return EqClassTerm(s, rt_, &eq_scratch_);

@@ -10,6 +10,7 @@
 #ifndef DTRCHECK_SIM_REGION_H_
 #define DTRCHECK_SIM_REGION_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,11 @@ class IdSet {
   void AssignNew(const int32_t* first, const int32_t* last) {
     Clear();
     items_.assign(first, last);
+  }
+  // Room for n ids, growing geometrically as appending does, in one
+  // allocation for a batch of inserts (Region.absorb's).
+  void Reserve(size_t n) {
+    if (n > items_.capacity()) items_.reserve(std::max(n, 2 * items_.capacity()));
   }
   // x must not be in the set.
   void AppendNew(int32_t x) {

@@ -35,6 +35,7 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
     region.interior.Insert(frontier_s);
     return;
   }
+  region.frontier.Reserve(region.frontier.size() + frontier_region.frontier.size());
   for (StorageId x : frontier_region.frontier.items()) region.frontier.Insert(x);
   // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s)
   StorageList& diff = absorb_diff_;
@@ -49,6 +50,7 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
     region.compute += compute_[x];
   }
   // Only frontier_s can already be in the interior: the rest is a difference.
+  region.interior.Reserve(region.interior.size() + diff.size());
   for (StorageId x : diff) {
     if (x == frontier_s)
       region.interior.Insert(x);
@@ -72,28 +74,45 @@ void RegionUpkeep::Rebuild(Region& region, StorageId base, bool reverse) {
 
 // The walk of Region.rebuild, without counting its accesses (returned).
 uint64_t RegionUpkeep::Walk(Region& region, StorageId base, bool reverse) {
-  // The hot loop of the simulation: it reads the compact per-storage arrays
-  // rather than the runtime's large structs. Distinct storages have distinct
-  // root ids, so "root_id != base.root_id" is "!= base". A row of the
-  // storage adjacency holds one entry per tensor edge, so its length is the
-  // number of accesses simrd counts for the storage. One mark serves both
-  // sets: during the walk a storage is either evicted (interior) or material
-  // (frontier), and base, marked first, is in neither. Each storage enters
-  // the stack and one of the sets at most once, so the walk's buffers, sized
-  // for every storage, never grow; local pointers (and the epoch view) let
-  // the compiler keep them in registers.
-  const StorageAdjacency& adjacency = Forward(reverse);
-  const uint8_t* material = material_.data();
-  const Int* compute = compute_.data();
-  StorageId* stack = walk_stack_.data();
   StorageId* interior = walk_interior_.data();
   StorageId* frontier = walk_frontier_.data();
-  size_t top = 0, interior_size = 0, frontier_size = 0;
+  size_t interior_size = 0, frontier_size = 0;
+  Int interior_compute = 0;
+  const Int* compute = compute_.data();
+  const uint64_t accesses = WalkEach(
+      base, reverse,
+      [&](StorageId us) {
+        interior_compute += compute[us];
+        interior[interior_size++] = us;
+      },
+      [&](StorageId us) { frontier[frontier_size++] = us; });
+  region.interior.AssignNew(interior, interior + interior_size);
+  region.frontier.AssignNew(frontier, frontier + frontier_size);
+  region.compute = interior_compute;
+  return accesses;
+}
+
+// The hot loop of the simulation: it reads the compact per-storage arrays
+// rather than the runtime's large structs. Distinct storages have distinct
+// root ids, so "root_id != base.root_id" is "!= base". A row of the storage
+// adjacency holds one entry per tensor edge, so its length is the number of
+// accesses simrd counts for the storage. One mark serves both sets: during
+// the walk a storage is either evicted (interior) or material (frontier),
+// and base, marked first, is in neither. Each storage enters the stack and
+// one of the sets at most once, so the walk's buffers, sized for every
+// storage, never grow; local pointers (and the epoch view) let the compiler
+// keep them in registers.
+template <typename OnInterior, typename OnFrontier>
+uint64_t RegionUpkeep::WalkEach(StorageId base, bool reverse, OnInterior&& on_interior,
+                                OnFrontier&& on_frontier) {
+  const StorageAdjacency& adjacency = Forward(reverse);
+  const uint8_t* material = material_.data();
+  StorageId* stack = walk_stack_.data();
+  size_t top = 0;
   EpochMarks::Epoch seen = marks_->NextEpoch();
   seen.Mark(base);
   stack[top++] = base;
   uint64_t accesses = 0;
-  Int interior_compute = 0;
   while (top > 0) {
     StorageId s = stack[--top];
     const StorageId* next = adjacency.Row(s);
@@ -103,18 +122,35 @@ uint64_t RegionUpkeep::Walk(Region& region, StorageId base, bool reverse) {
       StorageId us = next[i];
       if (!seen.TryMark(us)) continue;
       if (material[us]) {
-        frontier[frontier_size++] = us;
+        on_frontier(us);
       } else {
-        interior_compute += compute[us];
-        interior[interior_size++] = us;
+        on_interior(us);
         stack[top++] = us;
       }
     }
   }
-  region.interior.AssignNew(interior, interior + interior_size);
-  region.frontier.AssignNew(frontier, frontier + frontier_size);
-  region.compute = interior_compute;
   return accesses;
+}
+
+void RegionUpkeep::Neighborhood(StorageId base, StorageList* out) {
+  Check(material_[base], "assert self.base.material");
+  out->clear();
+  EpochMarks::Epoch listed = marks2_->NextEpoch();
+  auto ignore = [](StorageId) {};
+  uint64_t accesses = WalkEach(
+      base, false,
+      [&](StorageId us) {
+        listed.Mark(us);
+        out->push_back(us);
+      },
+      ignore);
+  accesses += WalkEach(
+      base, true,
+      [&](StorageId us) {
+        if (!listed.IsMarked(us)) out->push_back(us);
+      },
+      ignore);
+  *access_count_ += accesses;
 }
 
 // Region.rebuild without the walk: the region still holds what a walk gave
@@ -203,16 +239,20 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
 }
 
 void RegionUpkeep::CheckUpdate(const Region& region, StorageId base, bool reverse) {
-  Region walked;
+  // Scratch kept from call to call: a checked sweep checks every update.
+  Region& walked = check_walk_;
   const uint64_t accesses = Walk(walked, base, reverse);
-  auto sorted = [](const IdSet& set) {
-    StorageList v = set.items();
-    std::sort(v.begin(), v.end());
-    return v;
+  auto same_set = [this](const IdSet& a, const IdSet& b) {
+    StorageList& x = check_sorted_[0];
+    StorageList& y = check_sorted_[1];
+    x = a.items();
+    y = b.items();
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    return x == y;
   };
-  if (sorted(region.interior) != sorted(walked.interior) ||
-      sorted(region.frontier) != sorted(walked.frontier) || region.compute != walked.compute ||
-      region.walk_accesses != accesses) {
+  if (!same_set(region.interior, walked.interior) || !same_set(region.frontier, walked.frontier) ||
+      region.compute != walked.compute || region.walk_accesses != accesses) {
     throw std::logic_error("dtrcheck bug: the updated " + std::string(reverse ? "reverse " : "") +
                            "region of storage " + std::to_string(base) +
                            " differs from what a walk gives");

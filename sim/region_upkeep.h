@@ -50,6 +50,15 @@ class RegionUpkeep {
   void Reserve(const std::vector<uint32_t>& children, const std::vector<uint32_t>& parents,
                bool updatable);
 
+  // Room for n storages in the per-storage arrays (AddStorage).
+  void ReservePerStorage(size_t n) {
+    material_.reserve(n);
+    compute_.reserve(n);
+    walk_stack_.reserve(n);
+    walk_interior_.reserve(n);
+    walk_frontier_.reserve(n);
+    shape_changed_at_.reserve(n);
+  }
   // The next storage id: immaterial, compute 0, no edges yet.
   void AddStorage() {
     material_.push_back(0);
@@ -99,12 +108,24 @@ class RegionUpkeep {
   // can, which gives the same sets and the same count of accesses.
   void Rebuild(Region& region, StorageId base, bool reverse);
 
+  // The interiors of base's two regions, as rebuilt afresh (forward, then
+  // the reverse one's storages not listed yet), for Heuristic's
+  // evicted_neighborhood (DTRUnopt), which reads only them: the accesses
+  // of both rebuilds are counted, no region is kept.
+  void Neighborhood(StorageId base, StorageList* out);
+
   // Rebuilds that updated the last walk instead of walking (dtrcheck's own
   // statistic, not simrd's).
   int64_t updates() const { return updates_; }
 
  private:
   uint64_t Walk(Region& region, StorageId base, bool reverse);  // returns the accesses
+  // The walk from base: on_interior(s) for each evicted storage reached,
+  // on_frontier(s) for each material one at the edge, in discovery order;
+  // returns the accesses.
+  template <typename OnInterior, typename OnFrontier>
+  uint64_t WalkEach(StorageId base, bool reverse, OnInterior&& on_interior,
+                    OnFrontier&& on_frontier);
   bool Update(Region& region, StorageId base, bool reverse);
   void CheckUpdate(const Region& region, StorageId base, bool reverse);
   void LogChange(StorageId s) {
@@ -145,6 +166,9 @@ class RegionUpkeep {
   StorageList change_log_;
   std::vector<size_t> shape_changed_at_;
   StorageList update_material_, update_candidates_;
+  // CheckUpdate's walk and sorted copies.
+  Region check_walk_;
+  StorageList check_sorted_[2];
 };
 
 }  // namespace dtrcheck

@@ -122,8 +122,6 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
     op.outputs = static_cast<int32_t>(g.size.size());
     operators_.push_back(op);
   }
-  tensors_.reserve(graph.tensors.size());
-  storages_.reserve(graph.tensors.size());
   AssignStorages();
 }
 
@@ -134,9 +132,13 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
 // Also whether regions may be rebuilt incrementally (RegionUpkeep::Update): only
 // when the storage graph has no cycle, which holds when every edge but a
 // storage's edge to itself goes from an older storage to a newer one.
+// The tensor rows are sized here too: every output of an op has the op's
+// arguments as parents, and is a child of each argument (once per occurrence).
 void Runtime::AssignStorages() {
   tensor_storage_.assign(graph_.tensors.size(), -1);
   std::vector<uint32_t> children, parents;
+  std::vector<uint32_t> tensor_parents(graph_.tensors.size(), 0);
+  std::vector<uint32_t> tensor_children(graph_.tensors.size(), 0);
   bool acyclic = true;
   TensorId next = 0;
   for (const GOp& g : graph_.ops) {
@@ -151,6 +153,10 @@ void Runtime::AssignStorages() {
         parents.push_back(0);
       }
     }
+    for (TensorId t = first; t < next; ++t) {
+      tensor_parents[t] = static_cast<uint32_t>(g.args.size());
+      for (TensorId p : g.args) tensor_children[p] += 1;
+    }
     for (TensorId t = first; t < next; ++t)
       for (TensorId p : g.args) {
         children[tensor_storage_[p]] += 1;
@@ -159,12 +165,33 @@ void Runtime::AssignStorages() {
       }
   }
   region_upkeep_.Reserve(children, parents, regions_ && acyclic);
+  storage_count_ = children.size();
+  tensor_parents_.Reserve(tensor_parents);
+  tensor_children_.Reserve(tensor_children);
+  std::vector<uint32_t> storage_tensors(storage_count_, 0);
+  for (StorageId s : tensor_storage_) storage_tensors[s] += 1;
+  storage_tensors_.Reserve(storage_tensors);
+  ReservePerStorage();
+}
+
+// Room for every storage and tensor the graph will create, so that the run
+// never reallocates (and moves) its per-storage arrays. A fork needs it
+// again: a copied vector has only the room its elements take.
+void Runtime::ReservePerStorage() {
+  tensors_.reserve(graph_.tensors.size());
+  storages_.reserve(storage_count_);
+  if (regions_) storage_regions_.reserve(storage_count_);
+  marks_.Reserve(storage_count_);
+  marks2_.Reserve(storage_count_);
+  region_upkeep_.ReservePerStorage(storage_count_);
+  ever_evicted_.reserve(storage_count_);
 }
 
 void Runtime::AddStorage(Int size) {
   Storage s;
   s.size = size;
   storages_.push_back(std::move(s));
+  if (regions_) storage_regions_.emplace_back();
   marks_.AddSlot();
   marks2_.AddSlot();
   region_upkeep_.AddStorage();
@@ -175,6 +202,11 @@ std::vector<TensorId> Runtime::PendingChain() const {
   std::vector<TensorId> chain;
   for (const Frame& f : frames_) chain.push_back(f.t);
   return chain;
+}
+
+const Region& Runtime::NoRegion() {
+  static const Region none;
+  return none;
 }
 
 bool Runtime::OverBudget(Int extra) const {
@@ -188,6 +220,7 @@ Runtime::Runtime(const Runtime& other, Heuristic& heuristic, std::optional<Int> 
   options_.budget = budget;
   eq_forest_.Rebind(&summary_.heuristic_access_count);
   region_upkeep_.Rebind(&summary_.heuristic_access_count, &marks_, &marks2_);
+  ReservePerStorage();
 }
 
 void Runtime::RunScheduleUntil(size_t end) {
@@ -235,7 +268,7 @@ void Runtime::Compute(OpId op_id) {
   for (int32_t i = 0; i < op.outputs; ++i) {
     TensorId id = first + i;
     Tensor t;
-    t.parents = g.args;
+    for (TensorId p : g.args) tensor_parents_.Append(id, p);
     t.index = i;
     t.op = op_id;
     t.ref_ext = 1;
@@ -244,25 +277,21 @@ void Runtime::Compute(OpId op_id) {
     if (sid == static_cast<StorageId>(storages_.size())) AddStorage(g.size[i]);
     Storage& s = storages_[sid];
     t.storage = sid;
-    if (s.tensors.empty()) s.root_id = id;
+    const std::span<const TensorId> s_tensors = TensorsOf(sid);
+    if (s_tensors.empty()) s.root_id = id;
     // Storage.get_compute: the compute of the distinct ops of its tensors.
     // Tensors of one op are appended together, so only the last can repeat it.
-    if (s.tensors.empty() || tensors_[s.tensors.back()].op != op_id) {
+    if (s_tensors.empty() || tensors_[s_tensors.back()].op != op_id) {
       s.compute += op.compute;
       region_upkeep_.SetCompute(sid, s.compute);
     }
-    s.tensors.push_back(id);
+    storage_tensors_.Append(sid, id);
     s.ref_ext += 1;
     t.is_alias = id != s.root_id;
     tensors_.push_back(std::move(t));
   }
-  for (int32_t i = 0; i < op.outputs; ++i) {
-    Tensor& t = tensors_[first + i];
-    for (int32_t j = 0; j < op.outputs; ++j)
-      if (j != i) t.siblings.push_back(first + j);
-  }
   for (TensorId p : g.args)
-    for (int32_t i = 0; i < op.outputs; ++i) tensors_[p].children.push_back(first + i);
+    for (int32_t i = 0; i < op.outputs; ++i) tensor_children_.Append(p, first + i);
   // The same edges at storage level, for region rebuilds.
   for (int32_t i = 0; i < op.outputs; ++i) {
     StorageId si = tensor_storage_[first + i];
@@ -390,7 +419,7 @@ void Runtime::Evict(StorageId sid) {
     if (!banishing_) s.last_evict = Stamp::At(clock_);
     memory_usage_ -= s.size;
     pool_.Remove(sid, storages_);
-    for (TensorId t : s.tensors) tensors_[t].defined = false;
+    for (TensorId t : TensorsOf(sid)) tensors_[t].defined = false;
   }
   if (banishing_) EvictV1(sid);
   TEvict(sid);
@@ -399,14 +428,13 @@ void Runtime::Evict(StorageId sid) {
     // Copies: absorbing may touch s's own regions when the storage graph has
     // a cycle through s (aliases), and simrd iterates the sets as they are.
     StorageList& frontier = evict_scratch_;
-    frontier = storages_[sid].region_rev.frontier.items();
-    for (StorageId ps : frontier)
-      region_upkeep_.Absorb(storages_[ps].region, sid, storages_[sid].region);
-    frontier = storages_[sid].region.frontier.items();
-    for (StorageId cs : frontier)
-      region_upkeep_.Absorb(storages_[cs].region_rev, sid, storages_[sid].region_rev);
-    storages_[sid].region.Clear();
-    storages_[sid].region_rev.Clear();
+    std::vector<StorageRegions>& r = storage_regions_;
+    frontier = r[sid].region_rev.frontier.items();
+    for (StorageId ps : frontier) region_upkeep_.Absorb(r[ps].region, sid, r[sid].region);
+    frontier = r[sid].region.frontier.items();
+    for (StorageId cs : frontier) region_upkeep_.Absorb(r[cs].region_rev, sid, r[sid].region_rev);
+    r[sid].region.Clear();
+    r[sid].region_rev.Clear();
   }
   if (eq_class_) {
     Storage& s = storages_[sid];
@@ -433,27 +461,14 @@ void Runtime::EvictedNeighbors(StorageId sid, StorageList* out) {
     const Storage& o = storages_[us];
     if (!o.material && o.root_id != s.root_id && seen.TryMark(us)) out->push_back(us);
   };
-  for (TensorId t : s.tensors) {
-    for (TensorId p : tensors_[t].parents) visit(p);
-    for (TensorId c : tensors_[t].children) visit(c);
+  for (TensorId t : TensorsOf(sid)) {
+    for (TensorId p : Parents(t)) visit(p);
+    for (TensorId c : Children(t)) visit(c);
   }
 }
 
 void Runtime::EvictedNeighborhood(StorageId sid, StorageList* out) {
-  // Scratch regions, reused from call to call (DTRUnopt calls this for every
-  // pool storage at every eviction): cleared first, so that Rebuild walks
-  // from sid rather than updating the last call's walk of another storage.
-  Region& region = neighborhood_scratch_.region;
-  Region& region_rev = neighborhood_scratch_.region_rev;
-  region.Clear();
-  region_rev.Clear();
-  region_upkeep_.Rebuild(region, sid, false);
-  region_upkeep_.Rebuild(region_rev, sid, true);
-  out->clear();
-  EpochMarks::Epoch seen = marks_.NextEpoch();
-  for (const IdSet* set : {&region.interior, &region_rev.interior})
-    for (StorageId x : set->items())
-      if (seen.TryMark(x)) out->push_back(x);
+  region_upkeep_.Neighborhood(sid, out);
 }
 
 void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
@@ -478,7 +493,7 @@ void Runtime::TBottleneck(TensorId id) {
   // unequal, so constants count too (QUIRKS.md, Q-CONSTANT-NAME).
   const Tensor& t = tensors_[id];
   Int req = operators_[t.op].total_size;
-  for (TensorId p : t.parents) req += (*operators_[tensors_[p].op].sizes)[tensors_[p].index];
+  for (TensorId p : Parents(id)) req += (*operators_[tensors_[p].op].sizes)[tensors_[p].index];
   summary_.bottleneck_memory = std::max(summary_.bottleneck_memory, req);
 }
 
@@ -486,7 +501,7 @@ void Runtime::TBottleneck(TensorId id) {
 void Runtime::ComputeTensor(TensorId id, bool rematerialize,
                             std::vector<TensorId>* remat_siblings) {
   const Tensor& t = tensors_[id];
-  for (TensorId p : t.parents) {
+  for (TensorId p : Parents(id)) {
     Check(tensors_[p].defined, "a parent Tensor is undefined");
     if (!banishing_)
       Check(storages_[tensors_[p].storage].material, "a parent Tensor has immaterial storage");
@@ -499,11 +514,16 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize,
   std::vector<TensorId>& dup_siblings = compute_scratch_.dup_siblings;
   dup_siblings.clear();
   remat_siblings->clear();
-  for (TensorId u : t.siblings) (tensors_[u].defined ? dup_siblings : *remat_siblings).push_back(u);
+  // t.siblings: the op's other outputs, in order.
+  const TensorId op_first = id - t.index;
+  const TensorId op_end = op_first + op.outputs;
+  for (TensorId u = op_first; u < op_end; ++u)
+    if (u != id) (tensors_[u].defined ? dup_siblings : *remat_siblings).push_back(u);
   StorageList& remat_storages = compute_scratch_.remat_storages;
   remat_storages.clear();
-  for (TensorId u : t.siblings)
-    if (!storages_[tensors_[u].storage].material) remat_storages.push_back(tensors_[u].storage);
+  for (TensorId u = op_first; u < op_end; ++u)
+    if (u != id && !storages_[tensors_[u].storage].material)
+      remat_storages.push_back(tensors_[u].storage);
   if (!storages_[t.storage].material) remat_storages.push_back(t.storage);
 
   clock_ += op.compute;
@@ -530,20 +550,21 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize,
     StorageList& affected_rev = compute_scratch_.affected_rev;
     affected.clear();
     affected_rev.clear();
+    std::vector<StorageRegions>& r = storage_regions_;
     for (StorageId us : remat_storages) {
-      region_upkeep_.Rebuild(storages_[us].region, us, false);
-      region_upkeep_.Rebuild(storages_[us].region_rev, us, true);
+      region_upkeep_.Rebuild(r[us].region, us, false);
+      region_upkeep_.Rebuild(r[us].region_rev, us, true);
     }
     // Set unions of the new frontiers, each deduplicated by its own marks.
     EpochMarks::Epoch in_affected = marks2_.NextEpoch(), in_affected_rev = marks_.NextEpoch();
     for (StorageId us : remat_storages) {
-      for (StorageId x : storages_[us].region_rev.frontier.items())
+      for (StorageId x : r[us].region_rev.frontier.items())
         if (in_affected.TryMark(x)) affected.push_back(x);
-      for (StorageId x : storages_[us].region.frontier.items())
+      for (StorageId x : r[us].region.frontier.items())
         if (in_affected_rev.TryMark(x)) affected_rev.push_back(x);
     }
-    for (StorageId s : affected) region_upkeep_.Rebuild(storages_[s].region, s, false);
-    for (StorageId s : affected_rev) region_upkeep_.Rebuild(storages_[s].region_rev, s, true);
+    for (StorageId s : affected) region_upkeep_.Rebuild(r[s].region, s, false);
+    for (StorageId s : affected_rev) region_upkeep_.Rebuild(r[s].region_rev, s, true);
   }
   if (eq_class_) {
     for (StorageId sid : remat_storages) {
@@ -597,7 +618,7 @@ void Runtime::BeginMaterialize(TensorId id, bool rematerialize) {
   if (banishing_) Check(!ts.banished, "assert not t.storage.meta['banished']");
   if (observer_) observer_->OnPending(id, frames_.size());
 
-  for (TensorId p : t.parents) {
+  for (TensorId p : Parents(id)) {
     Storage& ps = storages_[tensors_[p].storage];
     // V1 updates access times only of externally accessible storages.
     if (!banishing_ || ps.ref_ext > 0) {
@@ -605,10 +626,10 @@ void Runtime::BeginMaterialize(TensorId id, bool rematerialize) {
       if (!rematerialize) ps.last_access = Stamp::At(clock_);
     }
   }
-  for (TensorId p : t.parents)
+  for (TensorId p : Parents(id))
     if (tensors_[p].defined) Lock(tensors_[p].storage);
   size_t begin = undefined_parents_.size();
-  for (TensorId p : tensors_[id].parents)
+  for (TensorId p : Parents(id))
     if (!tensors_[p].defined) undefined_parents_.push_back(p);
   frames_.push_back(Frame{id, rematerialize, begin, undefined_parents_.size(), begin, false});
 }
@@ -626,13 +647,13 @@ void Runtime::FinishMaterialize(const Frame& f) {
       throw;
     }
   }
-  std::vector<TensorId> remat_siblings;
+  std::vector<TensorId>& remat_siblings = compute_scratch_.remat_siblings;
   ComputeTensor(id, f.rematerialize, &remat_siblings);
 
   // Index-based, like Python's iteration over the live list: in V1 a banish
   // below may remove entries of t.parents while this loop runs.
-  for (size_t i = 0; i < tensors_[id].parents.size(); ++i) {
-    StorageId ps = tensors_[tensors_[id].parents[i]].storage;
+  for (size_t i = 0; i < tensor_parents_.RowSize(id); ++i) {
+    StorageId ps = tensors_[tensor_parents_.Row(id)[i]].storage;
     Unlock(ps);
     if (banishing_) {
       ComputedDependentsV1(id, remat_siblings, ps);

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "sim/heuristic.h"
 #include "sim/region_upkeep.h"
 #include "sim/simrd_errors.h"
+#include "sim/storage_adjacency.h"
 #include "sim/telemetry.h"
 #include "sim/tensor.h"
 
@@ -101,6 +103,18 @@ class Runtime {
   const std::vector<Storage>& storages() const { return storages_; }
   const std::vector<Tensor>& tensors() const { return tensors_; }
   const std::vector<Operator>& operators() const { return operators_; }
+  // s.region and s.region_rev; empty regions when this run keeps none.
+  const Region& RegionOf(StorageId s) const {
+    return regions_ ? storage_regions_[s].region : NoRegion();
+  }
+  const Region& RegionRevOf(StorageId s) const {
+    return regions_ ? storage_regions_[s].region_rev : NoRegion();
+  }
+  // simrd's t.parents, t.children (in the order they gained entries) and
+  // s.tensors (the root first); valid until the run goes on.
+  std::span<const TensorId> Parents(TensorId t) const { return tensor_parents_.Items(t); }
+  std::span<const TensorId> Children(TensorId t) const { return tensor_children_.Items(t); }
+  std::span<const TensorId> TensorsOf(StorageId s) const { return storage_tensors_.Items(s); }
   const StoragePool& pool() const { return pool_; }
   RuntimeObserver* observer() const { return observer_; }
   // storage_pool[i], for RandomStorage.
@@ -166,6 +180,7 @@ class Runtime {
   void MakeEvictable(StorageId s);
   bool OverBudget(Int extra) const;
   void AssignStorages();
+  void ReservePerStorage();
   void AddStorage(Int size);
   // Storage::material and region upkeep's copy of it, written together.
   void SetMaterial(StorageId s, bool material) {
@@ -185,6 +200,7 @@ class Runtime {
   void TBottleneck(TensorId t);
   void TEvict(StorageId s);
 
+  static const Region& NoRegion();
   void Check(bool ok, const char* what) {
     if (!ok) throw SimrdAssertion(what);
   }
@@ -212,7 +228,12 @@ class Runtime {
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
-  std::vector<StorageId> tensor_storage_;  // Tensor::storage, compact, for every graph tensor
+  std::vector<StorageId> tensor_storage_;        // Tensor::storage, compact, for every graph tensor
+  size_t storage_count_ = 0;                     // the storages the graph will create
+  std::vector<StorageRegions> storage_regions_;  // per storage, when regions_
+  // Tensor.parents, Tensor.children and Storage.tensors, rows sized for the
+  // whole graph (AssignStorages).
+  StorageAdjacency tensor_parents_, tensor_children_, storage_tensors_;
   // Visit marks over storage ids for set operations, two so that two sets
   // can be built at once; region upkeep uses them too.
   EpochMarks marks_, marks2_;
@@ -220,13 +241,11 @@ class Runtime {
   // Evict's list: a copy of each frontier it absorbs into, then the evicted neighbours.
   StorageList evict_scratch_;
   struct ComputeScratch {
+    std::vector<TensorId> remat_siblings;  // FinishMaterialize's, which does not nest either
     std::vector<TensorId> dup_siblings;
     StorageList remat_storages;
     StorageList affected, affected_rev;
   } compute_scratch_;
-  struct NeighborhoodScratch {
-    Region region, region_rev;
-  } neighborhood_scratch_;
 };
 
 }  // namespace dtrcheck

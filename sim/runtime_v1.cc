@@ -15,7 +15,7 @@ namespace dtrcheck {
 void Runtime::NewTensorV1(TensorId id) {
   const Storage& s = storages_[tensors_[id].storage];
   if (s.banished) Check(false, "assert not t.storage.meta['banished']");
-  for (TensorId p : tensors_[id].parents) {
+  for (TensorId p : Parents(id)) {
     Storage& ps = storages_[tensors_[p].storage];
     if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, id);
   }
@@ -25,8 +25,8 @@ void Runtime::NewTensorV1(TensorId id) {
 // their parents' storages.
 void Runtime::EvictV1(StorageId sid) {
   const Storage& s = storages_[sid];
-  for (TensorId t : s.tensors)
-    for (TensorId p : tensors_[t].parents) {
+  for (TensorId t : TensorsOf(sid))
+    for (TensorId p : Parents(t)) {
       Storage& ps = storages_[tensors_[p].storage];
       if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, t);
     }
@@ -48,7 +48,7 @@ void Runtime::TryBanishV1(StorageId sid) {
   {
     Storage& s = storages_[sid];
     if (s.ref_ext > 0 || !s.evicted_dependents.empty()) return;
-    for (TensorId t : s.tensors)
+    for (TensorId t : TensorsOf(sid))
       Check(tensors_[t].ref_ext == 0, "tried to banish a Storage with live Tensors");
     if (s.material) {
       if (s.ref_int > 0) {
@@ -59,26 +59,21 @@ void Runtime::TryBanishV1(StorageId sid) {
     }
   }
   const TensorId root = storages_[sid].root_id;
-  std::vector<TensorId> tensors = storages_[sid].tensors;
-  for (TensorId t : tensors) {
-    for (TensorId p : tensors_[t].parents) {
+  // The rows iterated here do not change meanwhile: only Compute appends to
+  // s.tensors, and the removals below are from other tensors' lists (t's
+  // parents' children, t's children's parents).
+  for (TensorId t : TensorsOf(sid)) {
+    for (TensorId p : Parents(t)) {
       Storage& ps = storages_[tensors_[p].storage];
       if (root != ps.root_id) {
         SortedErase(ps.evicted_dependents, t);
-        auto& ch = tensors_[p].children;
-        auto it = std::find(ch.begin(), ch.end(), t);
-        Check(it != ch.end(), "p.children.remove(t): t not in list");
-        ch.erase(it);
+        Check(tensor_children_.EraseOne(p, t), "p.children.remove(t): t not in list");
         region_upkeep_.RemoveChildEntry(tensors_[p].storage, sid);
       }
     }
-    std::vector<TensorId> children = tensors_[t].children;
-    for (TensorId c : children) {
+    for (TensorId c : Children(t)) {
       if (root != storages_[tensors_[c].storage].root_id) {
-        auto& pa = tensors_[c].parents;
-        auto it = std::find(pa.begin(), pa.end(), t);
-        Check(it != pa.end(), "c.parents.remove(t): t not in list");
-        pa.erase(it);
+        Check(tensor_parents_.EraseOne(c, t), "c.parents.remove(t): t not in list");
         region_upkeep_.RemoveParentEntry(tensors_[c].storage, sid);
         Pin(c);
       }

@@ -11,10 +11,16 @@
 // before the run for all the edges it will ever have (Runtime counts them in
 // a pass over the graph), so appending never moves a row. RuntimeV1's
 // banishing removes edges; a removed entry's place is simply left unused.
+//
+// The runtime keeps its tensor lists the same way (Tensor.parents and
+// .children, Storage.tensors: rows of tensor ids), so that they cost no
+// allocation per tensor, and a fork copies three arrays, not a vector per
+// tensor.
 #ifndef DTRCHECK_SIM_STORAGE_ADJACENCY_H_
 #define DTRCHECK_SIM_STORAGE_ADJACENCY_H_
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sim/tensor.h"
@@ -32,19 +38,23 @@ class StorageAdjacency {
   }
   // The caller guarantees room: Reserve counted every edge of the graph.
   void Append(StorageId s, StorageId x) { entries_[begin_[s] + size_[s]++] = x; }
-  // Removes the first entry equal to x, if any, keeping the others' order.
-  void EraseOne(StorageId s, StorageId x) {
+  // Removes the first entry equal to x, if any, keeping the others' order;
+  // false if there was none.
+  bool EraseOne(StorageId s, StorageId x) {
     StorageId* row = entries_.data() + begin_[s];
     uint32_t n = size_[s];
     for (uint32_t i = 0; i < n; ++i) {
       if (row[i] != x) continue;
       for (uint32_t j = i + 1; j < n; ++j) row[j - 1] = row[j];
       size_[s] = n - 1;
-      return;
+      return true;
     }
+    return false;
   }
   const StorageId* Row(StorageId s) const { return entries_.data() + begin_[s]; }
   uint32_t RowSize(StorageId s) const { return size_[s]; }
+  // Row s as a range; valid until the row changes (Append, EraseOne).
+  std::span<const StorageId> Items(StorageId s) const { return {Row(s), RowSize(s)}; }
 
  private:
   std::vector<uint32_t> begin_;  // row s is entries_[begin_[s], begin_[s] + size_[s])

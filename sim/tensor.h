@@ -41,10 +41,10 @@ struct Operator {
   int32_t outputs = 0;
 };
 
+// Its parents and children, and its storage's tensors, are rows of the
+// runtime's (Runtime::Parents, Children, TensorsOf); its siblings are the
+// other outputs of its op, ids op_first .. op_first + outputs - 1.
 struct Tensor {
-  std::vector<TensorId> parents;
-  std::vector<TensorId> siblings;
-  std::vector<TensorId> children;
   int32_t index = 0;
   OpId op = -1;
   StorageId storage = -1;
@@ -66,18 +66,25 @@ struct Storage {
   Int compute = 0;  // sum of the compute of its tensors' distinct ops
   bool material = false;
   bool pinned = false;
-  bool banished = false;          // RuntimeV1
-  std::vector<TensorId> tensors;  // tensors[0] is the root
+  bool banished = false;  // RuntimeV1
   int64_t ref_int = 0;
   int64_t ref_ext = 0;
   TensorId root_id = -1;
   Stamp last_access, last_access_int, last_evict;
   std::vector<TensorId> evicted_dependents;  // RuntimeV1; a set, kept sorted
-  Region region, region_rev;                 // optimized runtimes with 'regions' heuristics
+  // s.region and s.region_rev are the runtime's (Runtime::RegionOf): only
+  // optimized runtimes with 'regions' heuristics keep them, and a Storage
+  // without them is a third of the size, which a run allocates and a fork
+  // copies once per storage.
   EcnState ecn_state = EcnState::kAbsent;
   EqNodeId ecn = kNoEqNode;
   int32_t pool_slot = -1;  // position in the storage pool, -1 if not evictable
   StorageStats stats;
+};
+
+// A storage's two regions (Runtime::RegionOf, RegionRevOf).
+struct StorageRegions {
+  Region region, region_rev;
 };
 
 }  // namespace dtrcheck

@@ -1,3 +1,5 @@
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -7,6 +9,7 @@
 #include "analysis/sweep.h"
 #include "io/trace_graph.h"
 #include "optimal/best_first.h"
+#include "optimal/blas_threads.h"
 #include "optimal/exhaustive.h"
 #include "optimal/milp_solver.h"
 #include "optimal/optimum.h"
@@ -304,6 +307,34 @@ TEST(OptimalProperties, MonotoneAndNeverAboveAHeuristic) {
     }
   }
   EXPECT_GT(checked, 500);
+}
+
+// This binary links CBC, hence LAPACK, which Debian resolves to OpenBLAS
+// where it is installed (as on this project's machines): its workers are
+// running before main (optimal/blas_threads.h). After
+// StopBlasWorkerThreads the process is down to its one thread.
+size_t ThreadCount() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+TEST(BlasThreads, StopLeavesOneThread) {
+  StopBlasWorkerThreads();
+  EXPECT_EQ(ThreadCount(), 1u);
+}
+
+TEST(BlasThreads, OpenBlasWorkersRunUntilStopped) {
+  using GetThreads = int (*)();
+  auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  if (!get) GTEST_SKIP() << "LAPACK is not OpenBLAS here";
+  if (get() < 2)
+    GTEST_SKIP()
+        << "OpenBLAS runs one thread here (one core, OPENBLAS_NUM_THREADS, or already stopped)";
+  EXPECT_GT(ThreadCount(), 1u);  // the workers the fix is for, started at load
+  StopBlasWorkerThreads();
+  EXPECT_EQ(get(), 1);
+  EXPECT_EQ(ThreadCount(), 1u);
 }
 
 }  // namespace

@@ -1,0 +1,71 @@
+// UseHugePagesForHeap marks the main heap for transparent huge pages where
+// the kernel offers them on request ("madvise" or "always" in
+// /sys/kernel/mm/transparent_hugepage/enabled), as glibc.malloc.hugetlb=1
+// would: the [heap] mapping then carries the "hg" flag in /proc/self/smaps,
+// and a large block is carved from it, not mapped on its own.
+#include "cli/heap_pages.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+namespace dtrcheck {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The VmFlags line of the mapping that holds `address`, "" if none does.
+std::string VmFlagsAt(const void* address) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  std::istringstream smaps(ReadFile("/proc/self/smaps"));
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
+      inside = lo <= a && a < hi;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+bool KernelOffersHugePagesOnRequest() {
+  std::string mode = ReadFile("/sys/kernel/mm/transparent_hugepage/enabled");
+  return mode.find("[madvise]") != std::string::npos || mode.find("[always]") != std::string::npos;
+}
+
+TEST(HeapPages, LargeBlocksComeFromAHugePageHeap) {
+  if (std::getenv("GLIBC_TUNABLES")) GTEST_SKIP() << "GLIBC_TUNABLES set: the function leaves malloc alone";
+  if (!KernelOffersHugePagesOnRequest()) GTEST_SKIP() << "no transparent huge pages here";
+  UseHugePagesForHeap();
+  // 8 MiB: above malloc's default mmap threshold, so it lands in the heap
+  // only because the threshold was raised.
+  std::unique_ptr<char[]> block(new char[size_t{8} << 20]);
+  block[0] = 1;
+  const std::string flags = VmFlagsAt(block.get() + (size_t{4} << 20));
+  EXPECT_NE(flags.find(" hg"), std::string::npos) << "mapping of the block: " << flags;
+}
+
+TEST(HeapPages, UsersTunablesWin) {
+  setenv("GLIBC_TUNABLES", "glibc.malloc.check=0", 1);
+  UseHugePagesForHeap();
+  std::unique_ptr<char[]> block(new char[size_t{8} << 20]);
+  block[0] = 1;
+  EXPECT_EQ(VmFlagsAt(block.get()).find(" hg"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dtrcheck

@@ -48,7 +48,8 @@ bool KernelOffersHugePagesOnRequest() {
 }
 
 TEST(HeapPages, LargeBlocksComeFromAHugePageHeap) {
-  if (std::getenv("GLIBC_TUNABLES")) GTEST_SKIP() << "GLIBC_TUNABLES set: the function leaves malloc alone";
+  if (std::getenv("GLIBC_TUNABLES"))
+    GTEST_SKIP() << "GLIBC_TUNABLES set: the function leaves malloc alone";
   if (!KernelOffersHugePagesOnRequest()) GTEST_SKIP() << "no transparent huge pages here";
   UseHugePagesForHeap();
   // 8 MiB: above malloc's default mmap threshold, so it lands in the heap

@@ -87,53 +87,30 @@ std::string SweepCheckKey(const std::string& trace, const ParseOptions& parse,
 }
 
 std::map<std::string, std::string> SweepChecks(const std::vector<std::string>& paths) {
+  // MergeSweepRecords has read these files: every other line is a record.
   std::map<std::string, std::string> out;
-  for (const auto& path : paths) {
-    std::ifstream in(path);
-    std::string text;
-    while (std::getline(in, text)) {
-      // MergeSweepRecords has read these files: every other line is a record.
-      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-      Json j = ParseJson(text);
-      if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string()) continue;
+  for (const auto& path : paths)
+    ReadJsonLines(path, [&](long, Json&& j) {
+      if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string()) return;
       out[PointIdentity(RecordFromJson(j)).dump()] = j["sweep_check"].get<std::string>();
-    }
-  }
+    });
   return out;
 }
 
 std::vector<ResumedRecord> ReadResumeFile(const std::string& path, const std::string& check_key) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
   std::vector<ResumedRecord> out;
-  std::string text;
-  for (long n = 1; std::getline(in, text); ++n) {
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::string where = path + ":" + std::to_string(n) + ": ";
-    Json j;
-    try {
-      j = ParseJson(text);
-    } catch (const Json::exception& e) {
-      throw std::invalid_argument(where + "not JSON: " + Excerpt(e.what()));
-    } catch (const FieldError& e) {
-      throw std::invalid_argument(where + e.what());
-    }
+  ReadJsonLines(path, [&](long n, Json&& j) {
     if (!j.is_object() || !j.contains("sweep_check") || !j["sweep_check"].is_string())
-      throw std::invalid_argument(where +
-                                  "not a record of `dtrcheck sweep --format jsonl` (no "
-                                  "sweep_check)");
+      throw std::invalid_argument(
+          "not a record of `dtrcheck sweep --format jsonl` (no sweep_check)");
     const std::string check = j["sweep_check"].get<std::string>();
     j.erase("sweep_check");
     if (Sha256OfText(check_key + "\n" + j.dump()) != check)
-      throw std::invalid_argument(where +
-                                  "the record does not match its sweep_check (edited, or "
-                                  "written for another trace or other options)");
-    try {
-      out.push_back({n, RecordFromJson(j)});
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(where + e.what());
-    }
-  }
+      throw std::invalid_argument(
+          "the record does not match its sweep_check (edited, or written for another trace or "
+          "other options)");
+    out.push_back({n, RecordFromJson(j)});
+  });
   return out;
 }
 

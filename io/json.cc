@@ -1,6 +1,9 @@
 #include "io/json.h"
 
+#include <fstream>
 #include <utility>
+
+#include "sim/log_line.h"  // Excerpt
 
 namespace dtrcheck {
 
@@ -138,5 +141,30 @@ Json Parse(Input&& input) {
 Json ParseJson(std::string_view text) { return Parse(text); }
 
 Json ParseJson(std::istream& in) { return Parse(in); }
+
+void ReadJsonLines(const std::string& path, const std::function<void(long, Json&&)>& on_line) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot read");
+  std::string text;
+  for (long n = 1; std::getline(in, text); ++n) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(n) + ": ";
+    Json value;
+    try {
+      value = ParseJson(text);
+    } catch (const Json::exception& e) {
+      throw std::invalid_argument(where + "not JSON: " + Excerpt(e.what()));
+    } catch (const std::invalid_argument& e) {  // FieldError
+      throw std::invalid_argument(where + e.what());
+    }
+    try {
+      on_line(n, std::move(value));
+    } catch (const Json::exception& e) {
+      throw std::invalid_argument(where + e.what());
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + e.what());
+    }
+  }
+}
 
 }  // namespace dtrcheck

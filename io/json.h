@@ -20,6 +20,7 @@
 #ifndef DTRCHECK_IO_JSON_H_
 #define DTRCHECK_IO_JSON_H_
 
+#include <functional>
 #include <istream>
 #include <stdexcept>
 #include <string>
@@ -53,6 +54,13 @@ using Json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::strin
 // corpus/oracle/resnet32.jsonl, 25 MB: 0.6 to 1.0 s either way).
 Json ParseJson(std::string_view text);
 Json ParseJson(std::istream& in);
+
+// Reads the JSON Lines file `path`: on_line(n, value) for each line n
+// (from 1) that is not blank, in order. Every error names the file and the
+// line: "PATH:N: not JSON: ...", "PATH:N: " + what a FieldError or an
+// std::invalid_argument thrown by on_line says, all as
+// std::invalid_argument; "PATH: cannot read" if it cannot be opened.
+void ReadJsonLines(const std::string& path, const std::function<void(long, Json&&)>& on_line);
 
 }  // namespace dtrcheck
 

@@ -5,9 +5,13 @@
 #include "io/json.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/error_of.h"
 #include "io/json_fields.h"
@@ -117,6 +121,45 @@ TEST(JsonFields, Int64RefusesWhatOnlyIntHolds) {
   EXPECT_EQ(ErrorOf<FieldError>([&] { JsonFields(u).Integer("n"); }),
             "field \"n\": expected an integer from -2^127 to 2^127-1, found "
             "170141183460469231731687303715884105728");
+}
+
+// ReadJsonLines: blank lines skipped, numbers counted from 1 over all lines,
+// and every error (bad JSON, a field past Int, the caller's own) names the
+// file and the line.
+TEST(ReadJsonLines, NumbersLinesAndNamesTheLineOfAnError) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("json_lines_test_" + std::to_string(getpid())))
+          .string();
+  auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  std::vector<std::pair<long, Json>> read;
+  auto collect = [&](long n, Json&& j) { read.emplace_back(n, std::move(j)); };
+
+  write("{\"a\": 1}\n\n  \t\n[2]\n");
+  ReadJsonLines(path, collect);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].first, 1);
+  EXPECT_EQ(read[0].second["a"], Int(1));
+  EXPECT_EQ(read[1].first, 4);
+
+  write("{}\n\n{\"a\": \n");
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] {
+              ReadJsonLines(path, collect);
+            }).rfind(path + ":3: not JSON: ", 0),
+            0u);
+  write("{}\n{\"big\": 1" + std::string(40, '0') + "}\n");
+  EXPECT_EQ(
+      ErrorOf<std::invalid_argument>([&] { ReadJsonLines(path, collect); }).rfind(path + ":2: ", 0),
+      0u);
+  write("{}\n{}\n");
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] {
+              ReadJsonLines(path, [](long n, Json&&) {
+                if (n == 2) throw std::invalid_argument("second line refused");
+              });
+            }),
+            path + ":2: second line refused");
+  std::filesystem::remove(path);
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadJsonLines(path, collect); }),
+            path + ": cannot read");
 }
 
 }  // namespace

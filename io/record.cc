@@ -171,20 +171,8 @@ RunRecord RecordFromJson(const Json& json) {
 }
 
 std::vector<RunRecord> ReadRecordsJsonl(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
   std::vector<RunRecord> out;
-  std::string line;
-  for (long n = 1; std::getline(in, line); ++n) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      out.push_back(RecordFromJson(ParseJson(line)));
-    } catch (const Json::exception& e) {
-      throw std::invalid_argument(path + ":" + std::to_string(n) + ": not JSON: " + e.what());
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(path + ":" + std::to_string(n) + ": " + e.what());
-    }
-  }
+  ReadJsonLines(path, [&](long, Json&& j) { out.push_back(RecordFromJson(j)); });
   return out;
 }
 

@@ -100,11 +100,14 @@ class Triage:
                 'labels': record['labels'], 'bucket_new': record['id'] not in self.known_buckets,
                 'found_at': hit.get('found_at')}
 
-    def entry_hit(self, cid: str, entry: str, signature: str) -> Json:
+    def entry_hit(self, cid: str, entry: str, signature: str,
+                  found: Optional[Tuple[Json, Json]] = None) -> Json:
         """A claim whose failure is archived already (its signature, or the
         pinned-oom it is promoted to): a hit of that entry's bucket, with the
-        entry's reduced trace."""
-        found = self.store.hit_of_entry(entry)
+        entry's reduced trace. `found` is Store.hit_of_entry(entry) if the
+        caller has looked it up already."""
+        if found is None:
+            found = self.store.hit_of_entry(entry)
         if found is None:  # not yet in the store (sync_buckets adds all at start)
             self.sync_buckets()
             found = self.store.hit_of_entry(entry)
@@ -225,8 +228,10 @@ class Triage:
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
         target = os.path.join(self.archive, kind, fid)
         # Archived, or archived and then pruned as a bucket's near-duplicate.
-        if os.path.exists(target) or self.store.hit_of_entry(f'{kind}/{fid}'):
-            entry_fields = self.entry_hit(cid, f'{kind}/{fid}', claimed['signature'])
+        entry = f'{kind}/{fid}'
+        found = self.store.hit_of_entry(entry)
+        if os.path.exists(target) or found is not None:
+            entry_fields = self.entry_hit(cid, entry, claimed['signature'], found)
             return self.finish(cid, dict(base, status='duplicate', archive=rel(target),
                                          detail='signature already archived', **entry_fields))
 

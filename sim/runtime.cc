@@ -155,14 +155,13 @@ void Runtime::AssignStorages() {
     }
     for (TensorId t = first; t < next; ++t) {
       tensor_parents[t] = static_cast<uint32_t>(g.args.size());
-      for (TensorId p : g.args) tensor_children[p] += 1;
-    }
-    for (TensorId t = first; t < next; ++t)
       for (TensorId p : g.args) {
+        tensor_children[p] += 1;
         children[tensor_storage_[p]] += 1;
         parents[tensor_storage_[t]] += 1;
         acyclic = acyclic && tensor_storage_[p] <= tensor_storage_[t];
       }
+    }
   }
   region_upkeep_.Reserve(children, parents, regions_ && acyclic);
   storage_count_ = children.size();

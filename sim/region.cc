@@ -1,6 +1,7 @@
 #include "sim/region.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 namespace dtrcheck {
@@ -46,14 +47,37 @@ bool SortedErase(std::vector<int32_t>& set, int32_t x) {
 
 void IdSet::Clear() {
   if (indexed_) {
-    if (items_.size() * 8 > bits_.size()) {
+    if (dense_ || items_.size() * 8 > bits_.size()) {
       std::fill(bits_.begin(), bits_.end(), 0);
     } else {
       for (int32_t x : items_) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
     }
     indexed_ = false;
+    dense_ = false;
+    count_ = 0;
   }
   items_.clear();
+}
+
+void IdSet::AssignNew(const int32_t* first, const int32_t* last) {
+  Clear();
+  const size_t n = static_cast<size_t>(last - first);
+  if (may_densify_ && n > kLinearMax) {
+    // As many ids as a bitmap to the largest holds in words, times two:
+    // straight to the bitmap, without the list.
+    const int32_t largest = *std::max_element(first, last);
+    const size_t words = (static_cast<size_t>(largest) >> 6) + 1;
+    if (n > 2 * std::max(words, bits_.size())) {
+      if (words > bits_.size()) bits_.resize(words, 0);
+      uint64_t* bits = bits_.data();
+      for (const int32_t* x = first; x != last; ++x)
+        bits[static_cast<size_t>(*x) >> 6] |= uint64_t(1) << (*x & 63);
+      indexed_ = dense_ = true;
+      count_ = n;
+      return;
+    }
+  }
+  items_.assign(first, last);
 }
 
 void IdSet::SetBit(int32_t x) {
@@ -71,10 +95,24 @@ bool IdSet::BuildIndex() const {
   uint64_t* bits = bits_.data();
   for (int32_t y : items_) bits[static_cast<size_t>(y) >> 6] |= uint64_t(1) << (y & 63);
   indexed_ = true;
+  if (may_densify_ && items_.size() > 2 * bits_.size()) Densify();
   return true;
 }
 
+void IdSet::Densify() const {
+  assert(indexed_ && !dense_);
+  count_ = items_.size();
+  dense_ = true;
+  std::vector<int32_t>().swap(items_);  // its memory back, not only its size
+}
+
 bool IdSet::Erase(int32_t x) {
+  if (dense_) {
+    if (!HasBit(x)) return false;
+    bits_[static_cast<size_t>(x) >> 6] &= ~(uint64_t(1) << (x & 63));
+    --count_;
+    return true;
+  }
   // The scan below finds x anyway: a bitmap is worth consulting, not building.
   if (indexed_ && !Contains(x)) return false;
   int32_t* begin = items_.data();

@@ -11,6 +11,7 @@
 #define DTRCHECK_SIM_REGION_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -20,31 +21,62 @@ namespace dtrcheck {
 
 // A set of storage ids. Python sets are unordered and what simrd computes
 // from them does not depend on the order (see Runtime::Evict for the one
-// place where it could). Small sets are scanned; a set larger than
-// kLinearMax gets a bitmap over storage ids for O(1) membership (one bit per
-// storage: less memory than the Python set it stands for), built on the
-// first membership question after the set was last cleared: rebuilt regions
-// are filled by appending and are often rebuilt again before anyone asks.
+// place where it could). Two representations:
+//  - a list of the ids in insertion order. Small lists are scanned; a list
+//    longer than kLinearMax gets a bitmap over storage ids for O(1)
+//    membership (one bit per storage: less memory than the Python set it
+//    stands for), built on the first membership question after the set was
+//    last cleared: rebuilt regions are filled by appending and are often
+//    rebuilt again before anyone asks.
+//  - dense, for sets whose order nothing depends on (Order::kAny): once the
+//    list takes more memory than the bitmap (more than one id per 32 bits
+//    of it), the list is dropped and the bitmap alone holds the set, which
+//    then iterates in increasing id order. Region interiors grow to
+//    thousands of evicted storages, and Region.absorb copies them into
+//    every material neighbour: as bitmaps they take a bit per storage of
+//    the trace instead of 32 bits per member (the memory, which the kernel
+//    zeroes page by page, was most of a run's time), unite a word at a time
+//    and lose a member in O(1).
 class IdSet {
  public:
-  const std::vector<int32_t>& items() const { return items_; }
-  size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
+  enum class Order {
+    kInsertion,  // items() lists the ids in the order they were added
+    kAny,        // the set may turn dense; ForEach visits ids in some order
+  };
+  explicit IdSet(Order order = Order::kInsertion) : may_densify_(order == Order::kAny) {}
+
+  // The ids in insertion order. Only for Order::kInsertion sets.
+  const std::vector<int32_t>& items() const {
+    assert(!may_densify_);
+    return items_;
+  }
+  // f(id) for each id: insertion order, or increasing order when dense.
+  template <typename F>
+  void ForEach(F&& f) const;
+  size_t size() const { return dense_ ? count_ : items_.size(); }
+  bool empty() const { return size() == 0; }
   void Clear();
   // Replaces the contents with [first, last), distinct ids.
-  void AssignNew(const int32_t* first, const int32_t* last) {
-    Clear();
-    items_.assign(first, last);
-  }
+  void AssignNew(const int32_t* first, const int32_t* last);
   // Room for n ids, growing geometrically as appending does, in one
   // allocation for a batch of inserts (Region.absorb's).
   void Reserve(size_t n) {
-    if (n > items_.capacity()) items_.reserve(std::max(n, 2 * items_.capacity()));
+    if (!dense_ && n > items_.capacity()) items_.reserve(std::max(n, 2 * items_.capacity()));
   }
   // x must not be in the set.
   void AppendNew(int32_t x) {
+    if (dense_) {
+      SetBit(x);
+      ++count_;
+      return;
+    }
     items_.push_back(x);
-    if (indexed_) SetBit(x);
+    if (indexed_) {
+      SetBit(x);
+      if (may_densify_ && items_.size() > 2 * bits_.size()) Densify();
+    } else if (may_densify_ && items_.size() > kLinearMax) {
+      BuildIndex();
+    }
   }
   bool Contains(int32_t x) const {
     if (indexed_ || (items_.size() > kLinearMax && BuildIndex())) return HasBit(x);
@@ -58,6 +90,10 @@ class IdSet {
     return true;
   }
   bool Erase(int32_t x);  // true if erased
+  // Adds the ids of other (a different set) that this one lacks, calling
+  // on_added(id) for each: Python's difference then update.
+  template <typename F>
+  void UniteWith(const IdSet& other, F&& on_added);
 
  private:
   static constexpr size_t kLinearMax = 32;
@@ -66,11 +102,58 @@ class IdSet {
     size_t word = static_cast<size_t>(x) >> 6;
     return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
   }
-  bool BuildIndex() const;  // true
-  std::vector<int32_t> items_;
-  mutable std::vector<uint64_t> bits_;  // all zero unless indexed_
-  mutable bool indexed_ = false;
+  // Builds the bitmap of the list (true); a set that may turn dense does so
+  // if the list is the larger.
+  bool BuildIndex() const;
+  void Densify() const;  // the bitmap alone holds the set; it must be indexed
+  // f(id) for each set bit of the words [0, n), in increasing order.
+  template <typename F>
+  static void ForEachBit(const uint64_t* words, size_t n, F&& f) {
+    for (size_t w = 0; w < n; ++w)
+      for (uint64_t b = words[w]; b != 0; b &= b - 1)
+        f(static_cast<int32_t>((w << 6) | static_cast<size_t>(__builtin_ctzll(b))));
+  }
+
+  bool may_densify_;
+  // Membership is a const question that may build the index, and building
+  // it may turn the set dense: the representation is mutable, the set not.
+  mutable std::vector<int32_t> items_;  // empty when dense_
+  mutable std::vector<uint64_t> bits_;  // all zero unless indexed_ or dense_
+  mutable bool indexed_ = false;        // bits_ indexes items_
+  mutable bool dense_ = false;          // bits_ is the set, of count_ ids
+  mutable size_t count_ = 0;
 };
+
+template <typename F>
+void IdSet::ForEach(F&& f) const {
+  if (dense_) {
+    ForEachBit(bits_.data(), bits_.size(), f);
+  } else {
+    for (int32_t x : items_) f(x);
+  }
+}
+
+template <typename F>
+void IdSet::UniteWith(const IdSet& other, F&& on_added) {
+  assert(&other != this);
+  if (dense_ && other.dense_) {
+    if (other.bits_.size() > bits_.size()) bits_.resize(other.bits_.size(), 0);
+    uint64_t* mine = bits_.data();
+    const uint64_t* theirs = other.bits_.data();
+    for (size_t w = 0, n = other.bits_.size(); w < n; ++w) {
+      const uint64_t added = theirs[w] & ~mine[w];
+      if (added == 0) continue;
+      mine[w] |= added;
+      count_ += static_cast<size_t>(__builtin_popcountll(added));
+      ForEachBit(&added, 1, [&](int32_t bit) { on_added(static_cast<int32_t>((w << 6) | bit)); });
+    }
+    return;
+  }
+  if (!other.dense_) Reserve(size() + other.items_.size());
+  other.ForEach([&](int32_t x) {
+    if (Insert(x)) on_added(x);
+  });
+}
 
 // How Region.rebuild is carried out. All three give the same records.
 enum class RegionRebuilds {
@@ -80,7 +163,7 @@ enum class RegionRebuilds {
 };
 
 struct Region {
-  IdSet interior;
+  IdSet interior{IdSet::Order::kAny};
   IdSet frontier;
   Int compute = 0;
   // Set when a rebuild made the region (RegionUpkeep::Rebuild), cleared by

@@ -37,26 +37,25 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
   }
   region.frontier.Reserve(region.frontier.size() + frontier_region.frontier.size());
   for (StorageId x : frontier_region.frontier.items()) region.frontier.Insert(x);
-  // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s)
-  StorageList& diff = absorb_diff_;
-  diff.clear();
-  for (StorageId x : frontier_region.interior.items())
-    if (!region.interior.Contains(x)) diff.push_back(x);
-  bool fs_in_diff = false;
-  for (StorageId x : diff) fs_in_diff = fs_in_diff || x == frontier_s;
-  if (!fs_in_diff) diff.push_back(frontier_s);
-  for (StorageId x : diff) {
-    *access_count_ += 1;
-    region.compute += compute_[x];
+  // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s);
+  // one access and its compute for each storage of interior_diff, which
+  // joins the interior. frontier_s counts even if the interior has it.
+  uint64_t accesses = 0;
+  Int compute = 0;
+  bool counted_frontier_s = false;
+  const Int* computes = compute_.data();
+  region.interior.UniteWith(frontier_region.interior, [&](StorageId x) {
+    ++accesses;
+    compute += computes[x];
+    counted_frontier_s = counted_frontier_s || x == frontier_s;
+  });
+  if (!counted_frontier_s) {
+    ++accesses;
+    compute += computes[frontier_s];
+    region.interior.Insert(frontier_s);
   }
-  // Only frontier_s can already be in the interior: the rest is a difference.
-  region.interior.Reserve(region.interior.size() + diff.size());
-  for (StorageId x : diff) {
-    if (x == frontier_s)
-      region.interior.Insert(x);
-    else
-      region.interior.AppendNew(x);
-  }
+  *access_count_ += accesses;
+  region.compute += compute;
 }
 
 void RegionUpkeep::Rebuild(Region& region, StorageId base, bool reverse) {
@@ -206,10 +205,10 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   if (!shapes_kept) {  // sum again over what is left
     accesses = adjacency.RowSize(base);
     compute = 0;
-    for (StorageId x : region.interior.items()) {
+    region.interior.ForEach([&](StorageId x) {
       accesses += adjacency.RowSize(x);
       compute += compute_[x];
-    }
+    });
   }
   // The storages now material, and the frontier storages they led to, are
   // on the frontier if the base or a storage still inside leads to them.
@@ -245,8 +244,10 @@ void RegionUpkeep::CheckUpdate(const Region& region, StorageId base, bool revers
   auto same_set = [this](const IdSet& a, const IdSet& b) {
     StorageList& x = check_sorted_[0];
     StorageList& y = check_sorted_[1];
-    x = a.items();
-    y = b.items();
+    x.clear();
+    y.clear();
+    a.ForEach([&](StorageId id) { x.push_back(id); });
+    b.ForEach([&](StorageId id) { y.push_back(id); });
     std::sort(x.begin(), x.end());
     std::sort(y.begin(), y.end());
     return x == y;

@@ -154,8 +154,6 @@ class RegionUpkeep {
 
   // Walk's buffers, one slot per storage.
   std::vector<StorageId> walk_stack_, walk_interior_, walk_frontier_;
-  // Absorb's interior difference.
-  StorageList absorb_diff_;
 
   // Update's record of what changed: when the storage graph is acyclic, each
   // storage whose material state, adjacency rows or compute changes is

@@ -20,7 +20,8 @@ namespace dtrcheck {
 namespace {
 
 std::vector<StorageId> Sorted(const IdSet& set) {
-  std::vector<StorageId> v = set.items();
+  std::vector<StorageId> v;
+  set.ForEach([&](StorageId x) { v.push_back(x); });
   std::sort(v.begin(), v.end());
   return v;
 }

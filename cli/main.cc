@@ -20,7 +20,7 @@
 #include "cli/trace_argument.h"
 #include "cli/trace_commands.h"
 #include "io/json_fields.h"
-#include "optimal/blas_threads.h"
+#include "optimal/milp_solver.h"
 #include "sim/parse.h"
 #include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
@@ -56,8 +56,7 @@ std::string ParsedCommand(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  dtrcheck::StopBlasWorkerThreads();  // optimal/blas_threads.h: why
-  dtrcheck::UseHugePagesForHeap();    // cli/heap_pages.h: why
+  dtrcheck::UseHugePagesForHeap();  // cli/heap_pages.h: why
   dtrcheck::RecordCommandLine(argc, argv);
   ErrorStyle style;
   for (int i = 1; i < argc; ++i) style.json = style.json || std::strcmp(argv[i], "--json") == 0;
@@ -121,6 +120,8 @@ int main(int argc, char** argv) {
     return style.Report(
         where + "simrd cannot replay this trace (its assertion fails: " + e.what() + ")",
         located ? traces.front() : "", located ? e.line : 0);
+  } catch (const dtrcheck::SolverModuleError& e) {  // an installation problem
+    return style.Report(e.what(), "", 0, 1);
   } catch (const std::exception& e) {
     return style.Report(std::string("internal error: ") + e.what(), "", 0, 1);
   }

@@ -4,6 +4,7 @@
 #   P/include/sim/*.h               the simulator's headers (for embedding)
 #   P/lib/libdtrsim.a               the simulator core
 #   P/bin/dtrcheck                  the CLI
+#   P/lib/dtrcheck/dtrcheck_cbc.so  its integer-program solver, loaded on use
 #   P/lib/cmake/dtrcheck/           the package: find_package(dtrcheck) gives
 #                                   dtrcheck::sim (core + headers) and
 #                                   dtrcheck::api (the public headers alone,
@@ -26,6 +27,7 @@ install(TARGETS dtrsim dtrapi EXPORT dtrcheckTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS dtrcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS dtrcheck_cbc LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/dtrcheck)
 install(EXPORT dtrcheckTargets NAMESPACE dtrcheck::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dtrcheck)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/dtrcheckConfig.cmake.in

@@ -2,8 +2,7 @@
 // OpenBLAS when OpenBLAS is installed (python3-torch pulls it in). The
 // pthread build of OpenBLAS starts one worker thread per core as soon as it
 // is loaded, and each worker spins on sched_yield for about 2^28 cycles
-// before it sleeps: a tenth of a CPU second in every dtrcheck process,
-// whatever the command, a third of `dtrcheck run` on the LSTM trace.
+// before it sleeps: a tenth of a CPU second in every process that loads it.
 // dtrcheck never needs threaded BLAS (Clp's dense factorizations are tiny).
 #ifndef DTRCHECK_OPTIMAL_BLAS_THREADS_H_
 #define DTRCHECK_OPTIMAL_BLAS_THREADS_H_
@@ -12,7 +11,8 @@ namespace dtrcheck {
 
 // Sets OpenBLAS to one thread and stops the workers it started, if OpenBLAS
 // is loaded in this process; does nothing otherwise (reference BLAS, other
-// implementations). Call it first thing in main.
+// implementations). milp_solver.cc calls it as soon as it has loaded the
+// CBC module, which brings LAPACK (optimal/cbc_module.h).
 void StopBlasWorkerThreads();
 
 }  // namespace dtrcheck

@@ -7,16 +7,27 @@
 // kept and freed is a unit (one storage, or a view), not a whole node, so
 // that an operator's outputs are freed one by one as in simrd; a node
 // recomputed while some of its units are resident allocates only the
-// others. The program is written out in milp_solver.cc and README.md.
+// others. The program is written out in cbc_milp.cc and README.md.
+//
+// CBC is loaded the first time either function runs, from the module
+// dtrcheck_cbc.so (optimal/cbc_module.h); SolverModuleError when it cannot be.
 #ifndef DTRCHECK_OPTIMAL_MILP_SOLVER_H_
 #define DTRCHECK_OPTIMAL_MILP_SOLVER_H_
 
 #include <optional>
+#include <stdexcept>
 
 #include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
 
 namespace dtrcheck {
+
+// The CBC module is missing or is not this build's (the message says where
+// it was looked for and how to point at it).
+class SolverModuleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // The program's optimum within `time_limit_seconds` (CBC's limit, CPU
 // seconds). Fills in `status`, `compute`, `steps`, `lp_bound` (of the

@@ -80,11 +80,7 @@ void IdSet::AssignNew(const int32_t* first, const int32_t* last) {
   items_.assign(first, last);
 }
 
-void IdSet::SetBit(int32_t x) {
-  size_t word = static_cast<size_t>(x) >> 6;
-  if (word >= bits_.size()) bits_.resize(std::max(word + 1, bits_.size() * 2), 0);
-  bits_[word] |= uint64_t(1) << (x & 63);
-}
+void IdSet::GrowBits(size_t word) { bits_.resize(std::max(word + 1, bits_.size() * 2), 0); }
 
 bool IdSet::BuildIndex() const {
   // One resize for the largest id, then bits without bounds checks.

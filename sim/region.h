@@ -97,7 +97,12 @@ class IdSet {
 
  private:
   static constexpr size_t kLinearMax = 32;
-  void SetBit(int32_t x);
+  void SetBit(int32_t x) {
+    const size_t word = static_cast<size_t>(x) >> 6;
+    if (word >= bits_.size()) GrowBits(word);
+    bits_[word] |= uint64_t(1) << (x & 63);
+  }
+  void GrowBits(size_t word);  // room for bit word * 64 .. word * 64 + 63
   bool HasBit(int32_t x) const {
     size_t word = static_cast<size_t>(x) >> 6;
     return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;

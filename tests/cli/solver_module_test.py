@@ -43,7 +43,8 @@ for args in (['--version'], ['run', TRACE, '--ratio', '0.8', '--json']):
     objects = loaded(p.stderr)
     check(p.returncode == 0 and objects != [],
           f'{args[0]}: ran, loader log read ({len(objects)} objects)')
-    heavy = [o for o in objects if any(k in o for k in ('Cbc', 'Clp', 'Coin', 'lapack', 'blas', 'dtrcheck_cbc'))]
+    solver_parts = ('Cbc', 'Clp', 'Coin', 'lapack', 'blas', 'dtrcheck_cbc')
+    heavy = [o for o in objects if any(k in o for k in solver_parts)]
     check(heavy == [], f'{args[0]}: loads no solver library (found: {heavy})')
 
 p = run(['optimal', TRACE, '--ratio', '0.8', '--engine', 'milp', '--json'], {'LD_DEBUG': 'files'})
@@ -54,13 +55,15 @@ try:
     result = json.loads(p.stdout)
 except ValueError:
     result = {}
-check(result.get('engine') == 'CBC' and result.get('status') in ('optimal', 'infeasible', 'feasible'),
+check(result.get('engine') == 'CBC'
+      and result.get('status') in ('optimal', 'infeasible', 'feasible'),
       f'optimal --engine milp: CBC answered ({result.get("engine")}, {result.get("status")})')
 
 missing = '/nonexistent/dtrcheck_cbc.so'
 p = run(['optimal', TRACE, '--ratio', '0.8', '--engine', 'milp'], {'DTRCHECK_CBC_MODULE': missing})
-check(p.returncode == 1 and p.stdout == '' and missing in p.stderr and 'DTRCHECK_CBC_MODULE' in p.stderr
-      and p.stderr.startswith('dtrcheck optimal:') and 'internal error' not in p.stderr,
+check(p.returncode == 1 and p.stdout == '' and missing in p.stderr
+      and 'DTRCHECK_CBC_MODULE' in p.stderr and p.stderr.startswith('dtrcheck optimal:')
+      and 'internal error' not in p.stderr,
       f'a missing module: exit 1 and a message naming it (exit {p.returncode}: {p.stderr.strip()})')
 
 if failures:

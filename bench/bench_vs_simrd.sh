@@ -6,14 +6,17 @@
 # run included, so that a busy machine does not skew the ratio; each side runs
 # REPEAT times (default 3) and its fastest run counts, both sides alike.
 # simrd's main run alone (wall) is shown too. Peak RSS is dtrcheck's.
+# DTRCHECK=path times another dtrcheck binary (an older build, for a before
+# and after on the same machine at the same time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-lstm}; ratio=${2:-0.3}; repeat=${REPEAT:-3}
-trace=$(build/bin/dtrcheck trace-path "$name")
+dtrcheck=${DTRCHECK:-build/bin/dtrcheck}
+trace=$("$dtrcheck" trace-path "$name")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for i in $(seq "$repeat"); do
-  /usr/bin/time -f "%U %S %M" -a -o "$out/dtr.time" build/bin/dtrcheck run "$trace" --ratio "$ratio" --json > "$out/dtr.json"
+  /usr/bin/time -f "%U %S %M" -a -o "$out/dtr.time" "$dtrcheck" run "$trace" --ratio "$ratio" --json > "$out/dtr.json"
   /usr/bin/time -f "%U %S %M" -a -o "$out/simrd.time" python3 oracle/simrd_oracle.py run "$trace" --ratio "$ratio" --time > "$out/simrd.json"
 done
 python3 - "$out" "$name" "$ratio" "$repeat" <<'PY'

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "sim/py_text.h"
@@ -40,13 +41,23 @@ std::string_view LineKindName(LineKind kind) {
 }
 
 std::vector<std::string_view> SplitLogLines(std::string_view text) {
+  // One memchr per line for LF, and one for CR each time the last CR found
+  // is passed (CRs are rare): find_first_of("\r\n") calls memchr per byte.
+  constexpr size_t npos = std::string_view::npos;
+  auto find = [&](char c, size_t from) {
+    const void* hit = std::memchr(text.data() + from, c, text.size() - from);
+    return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) : npos;
+  };
   std::vector<std::string_view> lines;
   size_t pos = 0;
+  size_t cr = find('\r', 0);
   while (pos < text.size()) {
-    size_t end = text.find_first_of("\r\n", pos);
-    if (end == std::string_view::npos) end = text.size();
+    if (cr != npos && cr < pos) cr = find('\r', pos);
+    size_t end = std::min(find('\n', pos), cr);
+    if (end == npos) end = text.size();
     lines.push_back(text.substr(pos, end - pos));
-    pos = end + (text.substr(end, 2) == "\r\n" ? 2 : 1);
+    const bool crlf = end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n';
+    pos = end + (crlf ? 2 : 1);
   }
   return lines;
 }

@@ -40,16 +40,16 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
   // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s);
   // one access and its compute for each storage of interior_diff, which
   // joins the interior. frontier_s counts even if the interior has it.
+  const bool union_adds_frontier_s =
+      frontier_region.interior.Contains(frontier_s) && !region.interior.Contains(frontier_s);
   uint64_t accesses = 0;
   Int compute = 0;
-  bool counted_frontier_s = false;
   const Int* computes = compute_.data();
   region.interior.UniteWith(frontier_region.interior, [&](StorageId x) {
     ++accesses;
     compute += computes[x];
-    counted_frontier_s = counted_frontier_s || x == frontier_s;
   });
-  if (!counted_frontier_s) {
+  if (!union_adds_frontier_s) {
     ++accesses;
     compute += computes[frontier_s];
     region.interior.Insert(frontier_s);

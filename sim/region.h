@@ -141,6 +141,12 @@ void IdSet::ForEach(F&& f) const {
 template <typename F>
 void IdSet::UniteWith(const IdSet& other, F&& on_added) {
   assert(&other != this);
+  // Into a dense set, a dense one unites a word at a time: the union will
+  // be at least as large as it, so this set turns dense first if it may.
+  if (other.dense_ && !dense_ && may_densify_) {
+    if (!indexed_) BuildIndex();
+    if (!dense_) Densify();
+  }
   if (dense_ && other.dense_) {
     if (other.bits_.size() > bits_.size()) bits_.resize(other.bits_.size(), 0);
     uint64_t* mine = bits_.data();

@@ -63,15 +63,11 @@ void IdSet::AssignNew(const int32_t* first, const int32_t* last) {
   Clear();
   const size_t n = static_cast<size_t>(last - first);
   if (may_densify_ && n > kLinearMax) {
-    // As many ids as a bitmap to the largest holds in words, times two:
-    // straight to the bitmap, without the list.
-    const int32_t largest = *std::max_element(first, last);
-    const size_t words = (static_cast<size_t>(largest) >> 6) + 1;
-    if (n > 2 * std::max(words, bits_.size())) {
+    // Straight to the bitmap, without the list, when the list is the larger.
+    const size_t words = WordsFor(first, last);
+    if (ListIsLarger(n, std::max(words, bits_.size()))) {
       if (words > bits_.size()) bits_.resize(words, 0);
-      uint64_t* bits = bits_.data();
-      for (const int32_t* x = first; x != last; ++x)
-        bits[static_cast<size_t>(*x) >> 6] |= uint64_t(1) << (*x & 63);
+      SetBits(first, last);
       indexed_ = dense_ = true;
       count_ = n;
       return;
@@ -82,16 +78,27 @@ void IdSet::AssignNew(const int32_t* first, const int32_t* last) {
 
 void IdSet::GrowBits(size_t word) { bits_.resize(std::max(word + 1, bits_.size() * 2), 0); }
 
+size_t IdSet::WordsFor(const int32_t* first, const int32_t* last) {
+  int32_t largest = 0;
+  for (const int32_t* x = first; x != last; ++x) largest = std::max(largest, *x);
+  return (static_cast<size_t>(largest) >> 6) + 1;
+}
+
+void IdSet::SetBits(const int32_t* first, const int32_t* last) const {
+  uint64_t* bits = bits_.data();
+  for (const int32_t* x = first; x != last; ++x)
+    bits[static_cast<size_t>(*x) >> 6] |= uint64_t(1) << (*x & 63);
+}
+
 bool IdSet::BuildIndex() const {
   // One resize for the largest id, then bits without bounds checks.
-  int32_t largest = 0;
-  for (int32_t y : items_) largest = std::max(largest, y);
-  const size_t words = (static_cast<size_t>(largest) >> 6) + 1;
+  const int32_t* first = items_.data();
+  const int32_t* last = first + items_.size();
+  const size_t words = WordsFor(first, last);
   if (words > bits_.size()) bits_.resize(std::max(words, bits_.size() * 2), 0);
-  uint64_t* bits = bits_.data();
-  for (int32_t y : items_) bits[static_cast<size_t>(y) >> 6] |= uint64_t(1) << (y & 63);
+  SetBits(first, last);
   indexed_ = true;
-  if (may_densify_ && items_.size() > 2 * bits_.size()) Densify();
+  if (may_densify_ && ListIsLarger(items_.size(), bits_.size())) Densify();
   return true;
 }
 

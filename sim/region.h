@@ -73,7 +73,7 @@ class IdSet {
     items_.push_back(x);
     if (indexed_) {
       SetBit(x);
-      if (may_densify_ && items_.size() > 2 * bits_.size()) Densify();
+      if (may_densify_ && ListIsLarger(items_.size(), bits_.size())) Densify();
     } else if (may_densify_ && items_.size() > kLinearMax) {
       BuildIndex();
     }
@@ -97,6 +97,13 @@ class IdSet {
 
  private:
   static constexpr size_t kLinearMax = 32;
+  // Whether a list of n ids takes more memory than a bitmap of `words`
+  // 64-bit words: the rule by which a set turns dense.
+  static bool ListIsLarger(size_t n, size_t words) { return n > 2 * words; }
+  // The words of a bitmap that holds the largest of the ids [first, last).
+  static size_t WordsFor(const int32_t* first, const int32_t* last);
+  // Sets the bits of the ids [first, last), which bits_ must cover.
+  void SetBits(const int32_t* first, const int32_t* last) const;
   void SetBit(int32_t x) {
     const size_t word = static_cast<size_t>(x) >> 6;
     if (word >= bits_.size()) GrowBits(word);

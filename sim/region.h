@@ -184,13 +184,16 @@ struct Region {
   IdSet interior{IdSet::Order::kAny};
   IdSet frontier;
   Int compute = 0;
-  // Set when a rebuild made the region (RegionUpkeep::Rebuild), cleared by
-  // anything else that changes it: the region is then what a walk at
-  // position walked_at of the runtime's change log gave, and that walk
-  // counted walk_accesses. The next rebuild may update it instead of walking.
+  // Set when a rebuild made the region (RegionUpkeep::Rebuild), or an absorb
+  // of two such regions; cleared by anything else that changes it. The
+  // region is then what a walk gives once the storages logged since
+  // position walked_at of the runtime's change log are accounted for, and
+  // walk_accesses what that walk would count. The next rebuild may update
+  // it instead of walking.
   bool walked = false;
   size_t walked_at = 0;
   uint64_t walk_accesses = 0;
+  uint32_t base_entries = 0;  // of walk_accesses, the base's own adjacency row
 
   void Clear() {
     interior.Clear();

@@ -21,11 +21,24 @@ void RegionUpkeep::Reserve(const std::vector<uint32_t>& children,
   children_.Reserve(children);
   parents_.Reserve(parents);
   incremental_ = updatable && mode_ != RegionRebuilds::kWalk;
+  if (incremental_) {
+    child_added_at_.assign(children_.Capacity(), 0);
+    parent_added_at_.assign(parents_.Capacity(), 0);
+  }
 }
 
-void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& frontier_region) {
+// An absorb keeps the region updatable when both regions are: each is
+// what a walk gives once the storages changed since its position are
+// accounted for (Update's rules), so their union is too, from the earlier
+// position: it is closed under the edges of what it holds (the frontier
+// storage's own region holds the storages its edges lead to), and every
+// storage whose state differs from the one it had when met is in the log
+// from that position on (frontier_s, just evicted, among them).
+void RegionUpkeep::Absorb(Region& region, bool reverse, StorageId frontier_s,
+                          const Region& frontier_region) {
   Check(!material_[frontier_s], "assert not frontier_s.material");
   Check(region.frontier.Erase(frontier_s), "assert frontier_s.root_id in self.frontier");
+  const bool both_walks = region.walked && frontier_region.walked;
   region.walked = false;
   if (&frontier_region == &region) {
     // The region absorbs itself (a cycle through aliases): the frontier
@@ -42,20 +55,31 @@ void RegionUpkeep::Absorb(Region& region, StorageId frontier_s, const Region& fr
   // joins the interior. frontier_s counts even if the interior has it.
   const bool union_adds_frontier_s =
       frontier_region.interior.Contains(frontier_s) && !region.interior.Contains(frontier_s);
+  const bool frontier_s_inside = region.interior.Contains(frontier_s);
   uint64_t accesses = 0;
   Int compute = 0;
+  uint64_t walk_entries = 0;  // what a walk counts for the storages added
   const Int* computes = compute_.data();
+  const StorageAdjacency& adjacency = Forward(reverse);
   region.interior.UniteWith(frontier_region.interior, [&](StorageId x) {
     ++accesses;
     compute += computes[x];
+    walk_entries += adjacency.RowSize(x);
   });
   if (!union_adds_frontier_s) {
     ++accesses;
     compute += computes[frontier_s];
+    if (!frontier_s_inside) walk_entries += adjacency.RowSize(frontier_s);
     region.interior.Insert(frontier_s);
   }
   *access_count_ += accesses;
   region.compute += compute;
+  if (both_walks && !frontier_s_inside) {
+    region.walked = true;
+    region.walked_at = std::min(region.walked_at, frontier_region.walked_at);
+    region.walk_accesses += walk_entries;
+    ++kept_absorbs_;
+  }
 }
 
 void RegionUpkeep::Rebuild(Region& region, StorageId base, bool reverse) {
@@ -88,6 +112,7 @@ uint64_t RegionUpkeep::Walk(Region& region, StorageId base, bool reverse) {
   region.interior.AssignNew(interior, interior + interior_size);
   region.frontier.AssignNew(frontier, frontier + frontier_size);
   region.compute = interior_compute;
+  region.base_entries = Forward(reverse).RowSize(base);
   return accesses;
 }
 
@@ -165,44 +190,116 @@ void RegionUpkeep::Neighborhood(StorageId base, StorageList* out) {
 // depends on that order (no storage is ever in its own region).
 bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   const size_t end = change_log_.size();
-  if (end - region.walked_at > region.walk_accesses) return false;  // walking is cheaper
+  const size_t since = region.walked_at;
   const StorageAdjacency& adjacency = Forward(reverse);
   const StorageAdjacency& back = Backward(reverse);
   const uint8_t* material = material_.data();
   StorageList& now_material = update_material_;
   now_material.clear();
-  EpochMarks::Epoch seen = marks_->NextEpoch();
-  for (size_t i = region.walked_at; i < end; ++i) {
-    const StorageId v = change_log_[i];
-    if (!seen.TryMark(v)) continue;
-    if (v == base) return false;
-    if (region.frontier.Contains(v)) {
-      if (!material[v]) return false;
-      continue;
+  // What the walk met and has changed since: a frontier storage must still
+  // be material; an interior one still evicted must keep its compute, and
+  // one now material must lead only to material storages (else part of the
+  // interior may be cut off: a walk finds out).
+  const size_t* added_at = AddedAt(reverse);
+  StorageList& reached = update_reached_;  // material storages new edges lead to
+  reached.clear();
+  const size_t* shape_changed_at = shape_changed_at_[reverse].data();
+  // Whether a storage's row or compute may not be the one the region summed.
+  bool sums_kept = true;
+  // Whether a storage now material leads to an evicted one, so that part of
+  // the interior may be out of reach now (Cut).
+  bool cut = false;
+  auto frontier_changed = [&](StorageId v) { return material[v] != 0; };
+  auto interior_changed = [&](StorageId v) {
+    if (!material[v]) {
+      // Evicted now: the walk goes along all its edges. Those it had when
+      // met lead into the region; those gained since (its row's last
+      // entries) must lead to storages the region holds, or to material
+      // ones, which join the frontier.
+      if (shape_changed_at[v] <= since) return true;
+      sums_kept = false;
+      const StorageId* row = adjacency.Row(v);
+      const size_t* row_added_at = added_at + adjacency.RowBegin(v);
+      for (uint32_t k = adjacency.RowSize(v); k > 0 && row_added_at[k - 1] > since; --k) {
+        const StorageId u = row[k - 1];
+        if (u == base) continue;
+        if (material[u])
+          reached.push_back(u);
+        else if (!region.interior.Contains(u))
+          return false;
+      }
+      return true;
     }
-    // A storage the walk did not meet is still out of its reach: reaching
-    // it needs an edge from a storage the walk met, whose change is logged.
-    if (!region.interior.Contains(v)) continue;
-    if (!material[v]) return false;
     const StorageId* row = adjacency.Row(v);
-    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (!material[row[k]]) return false;
+    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n && !cut; ++k) cut = !material[row[k]];
     now_material.push_back(v);
+    return true;
+  };
+  const bool base_changed = changed_at_[base] > since;
+  // The changes are found from whichever is shorter: the change log since
+  // the walk, or the region's own storages. A storage the walk did not meet
+  // is still out of its reach: reaching it needs an edge from a storage the
+  // walk met, whose change is logged.
+  if (end - since <= region.interior.size() + region.frontier.size()) {
+    EpochMarks::Epoch seen = marks_->NextEpoch();
+    seen.Mark(base);
+    for (size_t i = since; i < end; ++i) {
+      const StorageId v = change_log_[i];
+      if (!seen.TryMark(v)) continue;
+      // Both, when an absorb met v in each role.
+      if (region.frontier.Contains(v) && !frontier_changed(v)) return false;
+      if (region.interior.Contains(v) && !interior_changed(v)) return false;
+    }
+  } else {
+    // Only a storage in a role it no longer has, or with a new shape, can
+    // have changed in a way that matters.
+    for (StorageId v : region.frontier.items())
+      if (!frontier_changed(v)) return false;
+    bool ok = true;
+    region.interior.ForEach([&](StorageId v) {
+      if (ok && (material[v] || shape_changed_at[v] > since)) ok = interior_changed(v);
+    });
+    if (!ok) return false;
   }
+  // The base gained edges (it was an operator's argument): rows only grow,
+  // so its new neighbours are the row's last entries. A material one other
+  // than the base (an alias of its argument) joins the frontier; an evicted
+  // one the walk did not reach would take a walk.
+  const uint32_t base_entries = adjacency.RowSize(base);
+  if (base_changed) {
+    if (base_entries < region.base_entries) return false;
+    const StorageId* row = adjacency.Row(base);
+    for (uint32_t k = region.base_entries; k < base_entries; ++k)
+      if (!material[row[k]] && row[k] != base && !region.interior.Contains(row[k])) return false;
+  }
+
+  StorageList& cut_off = update_cut_off_;
+  cut_off.clear();
+  if (cut && (!reached.empty() || !Cut(region, base, reverse, &cut_off))) return false;
 
   uint64_t accesses = region.walk_accesses;
   Int compute = region.compute;
-  bool shapes_kept = true;
-  for (StorageId v : now_material) {
+  for (StorageId v : cut_off) {
     region.interior.Erase(v);
-    if (shape_changed_at_[v] > region.walked_at) {
-      shapes_kept = false;
+    if (shape_changed_at[v] > since) {
+      sums_kept = false;
     } else {
       accesses -= adjacency.RowSize(v);
       compute -= compute_[v];
     }
   }
-  if (!shapes_kept) {  // sum again over what is left
+  for (StorageId v : now_material) {
+    region.interior.Erase(v);
+    if (shape_changed_at[v] > since) {
+      sums_kept = false;
+    } else {
+      accesses -= adjacency.RowSize(v);
+      compute -= compute_[v];
+    }
+  }
+  accesses += base_entries;
+  accesses -= region.base_entries;
+  if (!sums_kept) {  // sum again over what is left
     accesses = adjacency.RowSize(base);
     compute = 0;
     region.interior.ForEach([&](StorageId x) {
@@ -221,6 +318,11 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
       if (region.frontier.Contains(row[k]) && listed.TryMark(row[k])) candidates.push_back(row[k]);
   }
+  for (StorageId v : cut_off) {
+    const StorageId* row = adjacency.Row(v);
+    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
+      if (region.frontier.Contains(row[k]) && listed.TryMark(row[k])) candidates.push_back(row[k]);
+  }
   for (StorageId f : candidates) {
     bool reached = false;
     const StorageId* row = back.Row(f);
@@ -231,9 +333,71 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     else
       region.frontier.Erase(f);
   }
+  if (base_changed) {
+    const StorageId* row = adjacency.Row(base);
+    for (uint32_t k = region.base_entries; k < base_entries; ++k)
+      if (material[row[k]] && row[k] != base) region.frontier.Insert(row[k]);
+  }
+  for (StorageId u : reached) region.frontier.Insert(u);
   region.compute = compute;
   region.walk_accesses = accesses;
+  region.base_entries = base_entries;
   region.walked_at = end;
+  return true;
+}
+
+// The storages of the interior that the storages now material
+// (update_material_, all still in the interior) cut off from the base: the
+// evicted storages their evicted neighbours lead to (the suspects), less
+// those still reached from the base or from an evicted interior storage
+// that is not a suspect (its path from the base avoids the storages now
+// material). False, changing nothing, when the suspects are so many that a
+// walk is as cheap.
+bool RegionUpkeep::Cut(const Region& region, StorageId base, bool reverse, StorageList* cut_off) {
+  const StorageAdjacency& adjacency = Forward(reverse);
+  const StorageAdjacency& back = Backward(reverse);
+  const uint8_t* material = material_.data();
+  auto evicted_inside = [&](StorageId x) { return !material[x] && region.interior.Contains(x); };
+  StorageList& suspects = update_suspects_;
+  suspects.clear();
+  EpochMarks::Epoch suspect = marks_->NextEpoch();
+  for (StorageId v : update_material_) {
+    const StorageId* row = adjacency.Row(v);
+    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
+      if (evicted_inside(row[k]) && suspect.TryMark(row[k])) suspects.push_back(row[k]);
+  }
+  const size_t limit = region.interior.size() / 2;
+  for (size_t i = 0; i < suspects.size(); ++i) {
+    if (suspects.size() > limit) return false;
+    const StorageId* row = adjacency.Row(suspects[i]);
+    for (uint32_t k = 0, n = adjacency.RowSize(suspects[i]); k < n; ++k)
+      if (evicted_inside(row[k]) && suspect.TryMark(row[k])) suspects.push_back(row[k]);
+  }
+  // Reached: the suspects with a parent (child, when reverse) outside the
+  // suspects that is the base or evicted inside, and what they lead to.
+  StorageList& stack = update_stack_;
+  stack.clear();
+  EpochMarks::Epoch reached = marks2_->NextEpoch();
+  for (StorageId x : suspects) {
+    const StorageId* row = back.Row(x);
+    for (uint32_t k = 0, n = back.RowSize(x); k < n; ++k) {
+      const StorageId p = row[k];
+      if (p == base || (!suspect.IsMarked(p) && evicted_inside(p))) {
+        reached.Mark(x);
+        stack.push_back(x);
+        break;
+      }
+    }
+  }
+  while (!stack.empty()) {
+    const StorageId x = stack.back();
+    stack.pop_back();
+    const StorageId* row = adjacency.Row(x);
+    for (uint32_t k = 0, n = adjacency.RowSize(x); k < n; ++k)
+      if (suspect.IsMarked(row[k]) && reached.TryMark(row[k])) stack.push_back(row[k]);
+  }
+  for (StorageId x : suspects)
+    if (!reached.IsMarked(x)) cut_off->push_back(x);
   return true;
 }
 
@@ -254,9 +418,9 @@ void RegionUpkeep::CheckUpdate(const Region& region, StorageId base, bool revers
   };
   if (!same_set(region.interior, walked.interior) || !same_set(region.frontier, walked.frontier) ||
       region.compute != walked.compute || region.walk_accesses != accesses) {
-    throw std::logic_error("dtrcheck bug: the updated " + std::string(reverse ? "reverse " : "") +
-                           "region of storage " + std::to_string(base) +
-                           " differs from what a walk gives");
+    throw std::logic_error("dtrcheck bug: the updated or absorbed " +
+                           std::string(reverse ? "reverse " : "") + "region of storage " +
+                           std::to_string(base) + " differs from what a walk gives");
   }
 }
 

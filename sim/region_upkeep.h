@@ -57,7 +57,9 @@ class RegionUpkeep {
     walk_stack_.reserve(n);
     walk_interior_.reserve(n);
     walk_frontier_.reserve(n);
-    shape_changed_at_.reserve(n);
+    shape_changed_at_[0].reserve(n);
+    shape_changed_at_[1].reserve(n);
+    changed_at_.reserve(n);
   }
   // The next storage id: immaterial, compute 0, no edges yet.
   void AddStorage() {
@@ -66,7 +68,9 @@ class RegionUpkeep {
     walk_stack_.push_back(0);
     walk_interior_.push_back(0);
     walk_frontier_.push_back(0);
-    shape_changed_at_.push_back(0);
+    shape_changed_at_[0].push_back(0);
+    shape_changed_at_[1].push_back(0);
+    changed_at_.push_back(0);
   }
   void SetMaterial(StorageId s, bool material) {
     if (material_[s] != material) LogChange(s);
@@ -74,33 +78,45 @@ class RegionUpkeep {
   }
   void SetCompute(StorageId s, Int compute) {
     compute_[s] = compute;
-    LogShapeChange(s);
+    // A storage's first compute comes as it is created, before any edge
+    // leads to it; only a later one (an alias's operator) changes a sum.
+    const bool first = incremental_ && changed_at_[s] == 0;
+    LogChange(s);
+    if (incremental_ && !first)
+      shape_changed_at_[0][s] = shape_changed_at_[1][s] = change_log_.size();
   }
   // A tensor of storage `child` has a parent tensor in storage `parent`
   // (one call per tensor edge, in the order simrd's tensors gain them).
   void AddEdge(StorageId parent, StorageId child) {
     children_.Append(parent, child);
     parents_.Append(child, parent);
-    LogShapeChange(parent);
-    LogShapeChange(child);
+    LogChange(parent);
+    LogChange(child);
+    if (incremental_) {
+      const size_t now = change_log_.size();
+      child_added_at_[children_.RowBegin(parent) + children_.RowSize(parent) - 1] = now;
+      parent_added_at_[parents_.RowBegin(child) + parents_.RowSize(child) - 1] = now;
+      shape_changed_at_[0][parent] = shape_changed_at_[1][child] = now;
+    }
   }
   // RuntimeV1's banishing removes tensor edges one side at a time: one entry
   // `child` from the children of s, or one entry `parent` from its parents.
   void RemoveChildEntry(StorageId s, StorageId child) {
     children_.EraseOne(s, child);
-    LogShapeChange(s);
+    LogChange(s);
   }
   void RemoveParentEntry(StorageId s, StorageId parent) {
     parents_.EraseOne(s, parent);
-    LogShapeChange(s);
+    LogChange(s);
   }
 
-  // Region.absorb(frontier_s) on `region`, whose frontier holds the storage
-  // frontier_s that was just evicted; frontier_region is frontier_s's own
-  // region in the same direction (it may be `region` itself, when the
-  // storage graph has a cycle through aliases). Costs O(|frontier_region|),
-  // as in Python, not O(|region|).
-  void Absorb(Region& region, StorageId frontier_s, const Region& frontier_region);
+  // Region.absorb(frontier_s) on `region` (through children, or parents
+  // when reverse), whose frontier holds the storage frontier_s that was just
+  // evicted; frontier_region is frontier_s's own region in the same
+  // direction (it may be `region` itself, when the storage graph has a cycle
+  // through aliases). Costs O(|frontier_region|), as in Python, not
+  // O(|region|). If both regions may be updated, so may the union.
+  void Absorb(Region& region, bool reverse, StorageId frontier_s, const Region& frontier_region);
 
   // Region.rebuild: the evicted storages reachable from base (through
   // children, or parents when reverse), and the material ones at their edge.
@@ -117,6 +133,8 @@ class RegionUpkeep {
   // Rebuilds that updated the last walk instead of walking (dtrcheck's own
   // statistic, not simrd's).
   int64_t updates() const { return updates_; }
+  // Absorbs whose union stayed updatable (dtrcheck's own statistic).
+  int64_t kept_absorbs() const { return kept_absorbs_; }
 
  private:
   uint64_t Walk(Region& region, StorageId base, bool reverse);  // returns the accesses
@@ -127,17 +145,19 @@ class RegionUpkeep {
   uint64_t WalkEach(StorageId base, bool reverse, OnInterior&& on_interior,
                     OnFrontier&& on_frontier);
   bool Update(Region& region, StorageId base, bool reverse);
+  bool Cut(const Region& region, StorageId base, bool reverse, StorageList* cut_off);
+
   void CheckUpdate(const Region& region, StorageId base, bool reverse);
   void LogChange(StorageId s) {
-    if (incremental_) change_log_.push_back(s);
-  }
-  void LogShapeChange(StorageId s) {
     if (!incremental_) return;
     change_log_.push_back(s);
-    shape_changed_at_[s] = change_log_.size();
+    changed_at_[s] = change_log_.size();
   }
   const StorageAdjacency& Forward(bool reverse) const { return reverse ? parents_ : children_; }
   const StorageAdjacency& Backward(bool reverse) const { return reverse ? children_ : parents_; }
+  const size_t* AddedAt(bool reverse) const {
+    return reverse ? parent_added_at_.data() : child_added_at_.data();
+  }
 
   RegionRebuilds mode_;
   Int* access_count_;
@@ -157,13 +177,20 @@ class RegionUpkeep {
 
   // Update's record of what changed: when the storage graph is acyclic, each
   // storage whose material state, adjacency rows or compute changes is
-  // appended to change_log_; shape_changed_at_[s] is the log's length just
-  // after the last change of s's rows or compute.
+  // appended to change_log_; changed_at_[s] is the log's length just after
+  // the last change of s, shape_changed_at_[reverse][s] after the last
+  // change of its compute (0 if none since its creation) or its row of
+  // children (parents when reverse). Rows only grow then: child_added_at_
+  // (parent_added_at_) holds, beside each entry of children_ (parents_), the
+  // log's length just after the entry came.
   bool incremental_ = false;
   int64_t updates_ = 0;
+  int64_t kept_absorbs_ = 0;
   StorageList change_log_;
-  std::vector<size_t> shape_changed_at_;
-  StorageList update_material_, update_candidates_;
+  std::vector<size_t> changed_at_, shape_changed_at_[2];
+  std::vector<size_t> child_added_at_, parent_added_at_;
+  StorageList update_material_, update_candidates_, update_reached_;
+  StorageList update_cut_off_, update_suspects_, update_stack_;
   // CheckUpdate's walk and sorted copies.
   Region check_walk_;
   StorageList check_sorted_[2];

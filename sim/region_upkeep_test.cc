@@ -90,7 +90,7 @@ TEST_F(Chain, AbsorbGivesWhatAWalkGives) {
   EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{1}));
   upkeep_->SetMaterial(1, false);
   const Int before = accesses_;
-  upkeep_->Absorb(of0, 1, of1);
+  upkeep_->Absorb(of0, false, 1, of1);
   EXPECT_TRUE(accesses_ - before == 1);  // one per storage added to the interior
   Region walked;
   upkeep_->Rebuild(walked, 0, false);
@@ -98,6 +98,62 @@ TEST_F(Chain, AbsorbGivesWhatAWalkGives) {
   EXPECT_EQ(Sorted(of0.frontier), Sorted(walked.frontier));
   EXPECT_TRUE(of0.compute == walked.compute);
   EXPECT_TRUE(of0.compute == 20);
+}
+
+// After an absorb of two walked regions, the union is updated, not walked,
+// when the absorbed storage turns material again: the checked mode walks too
+// and throws on any difference.
+TEST_F(Chain, AbsorbedRegionIsUpdatedNextTime) {
+  Build(RegionRebuilds::kUpdateChecked, {true, true, true, true});
+  Region of0, of1;
+  upkeep_->Rebuild(of0, 0, false);
+  upkeep_->Rebuild(of1, 1, false);
+  upkeep_->SetMaterial(1, false);
+  upkeep_->Absorb(of0, false, 1, of1);
+  EXPECT_EQ(upkeep_->kept_absorbs(), 1);
+  EXPECT_EQ(Sorted(of0.interior), (std::vector<StorageId>{1}));
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{2}));
+  upkeep_->SetMaterial(1, true);
+  const Int before = accesses_;
+  upkeep_->Rebuild(of0, 0, false);
+  EXPECT_EQ(upkeep_->updates(), 1);
+  EXPECT_EQ(Sorted(of0.interior), (std::vector<StorageId>{}));
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{1}));
+  EXPECT_TRUE(of0.compute == 0);
+  EXPECT_TRUE(accesses_ - before == 1);  // the row of 0
+}
+
+// Edges gained after a walk, by an evicted interior storage and by the base
+// (each an operator's argument): the update follows them as a walk would.
+// Storages 0 -> 1 -> 2 first; then 1 -> 3 and 0 -> 4, with 3 and 4 material.
+TEST(RegionUpdate, FollowsEdgesGainedSinceTheWalk) {
+  Int accesses = 0;
+  EpochMarks marks, marks2;
+  RegionUpkeep upkeep(RegionRebuilds::kUpdateChecked, &accesses, &marks, &marks2);
+  upkeep.Reserve({2, 2, 0, 0, 0}, {0, 1, 1, 1, 1}, /*updatable=*/true);
+  for (StorageId s = 0; s < 5; ++s) {
+    marks.AddSlot();
+    marks2.AddSlot();
+    upkeep.AddStorage();
+    upkeep.SetCompute(s, 10 * (s + 1));
+  }
+  upkeep.AddEdge(0, 1);
+  upkeep.AddEdge(1, 2);
+  for (StorageId s : {0, 2, 3, 4}) upkeep.SetMaterial(s, true);
+  Region of0;
+  upkeep.Rebuild(of0, 0, false);
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{2}));
+  upkeep.AddEdge(1, 3);
+  upkeep.Rebuild(of0, 0, false);
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{2, 3}));
+  upkeep.AddEdge(0, 4);
+  const Int before = accesses;
+  upkeep.Rebuild(of0, 0, false);
+  EXPECT_EQ(upkeep.updates(), 2);
+  EXPECT_EQ(Sorted(of0.interior), (std::vector<StorageId>{1}));
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{2, 3, 4}));
+  EXPECT_TRUE(of0.compute == 20);
+  EXPECT_TRUE(accesses - before == 4);  // the rows of 0 and 1, two entries each
 }
 
 TEST_F(Chain, SimrdsAssertionsHold) {
@@ -108,7 +164,7 @@ TEST_F(Chain, SimrdsAssertionsHold) {
   Region of3;
   upkeep_->Rebuild(of3, 3, false);
   // 3 is still material: it cannot be absorbed.
-  EXPECT_THROW(upkeep_->Absorb(region, 3, of3), SimrdAssertion);
+  EXPECT_THROW(upkeep_->Absorb(region, false, 3, of3), SimrdAssertion);
 }
 
 }  // namespace

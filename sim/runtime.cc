@@ -429,9 +429,10 @@ void Runtime::Evict(StorageId sid) {
     StorageList& frontier = evict_scratch_;
     std::vector<StorageRegions>& r = storage_regions_;
     frontier = r[sid].region_rev.frontier.items();
-    for (StorageId ps : frontier) region_upkeep_.Absorb(r[ps].region, sid, r[sid].region);
+    for (StorageId ps : frontier) region_upkeep_.Absorb(r[ps].region, false, sid, r[sid].region);
     frontier = r[sid].region.frontier.items();
-    for (StorageId cs : frontier) region_upkeep_.Absorb(r[cs].region_rev, sid, r[sid].region_rev);
+    for (StorageId cs : frontier)
+      region_upkeep_.Absorb(r[cs].region_rev, true, sid, r[sid].region_rev);
     r[sid].region.Clear();
     r[sid].region_rev.Clear();
   }

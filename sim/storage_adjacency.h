@@ -19,6 +19,7 @@
 #ifndef DTRCHECK_SIM_STORAGE_ADJACENCY_H_
 #define DTRCHECK_SIM_STORAGE_ADJACENCY_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -52,6 +53,10 @@ class StorageAdjacency {
     return false;
   }
   const StorageId* Row(StorageId s) const { return entries_.data() + begin_[s]; }
+  // Where row s starts in the array of all rows: an index for arrays kept
+  // beside the entries, one slot per entry.
+  uint32_t RowBegin(StorageId s) const { return begin_[s]; }
+  size_t Capacity() const { return entries_.size(); }
   uint32_t RowSize(StorageId s) const { return size_[s]; }
   // Row s as a range; valid until the row changes (Append, EraseOne).
   std::span<const StorageId> Items(StorageId s) const { return {Row(s), RowSize(s)}; }

@@ -209,7 +209,6 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   // Whether a storage now material leads to an evicted one, so that part of
   // the interior may be out of reach now (Cut).
   bool cut = false;
-  auto frontier_changed = [&](StorageId v) { return material[v] != 0; };
   auto interior_changed = [&](StorageId v) {
     if (!material[v]) {
       // Evicted now: the walk goes along all its edges. Those it had when
@@ -246,15 +245,15 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     for (size_t i = since; i < end; ++i) {
       const StorageId v = change_log_[i];
       if (!seen.TryMark(v)) continue;
-      // Both, when an absorb met v in each role.
-      if (region.frontier.Contains(v) && !frontier_changed(v)) return false;
+      // Both, when absorbs met v in each role.
+      if (!material[v] && region.frontier.Contains(v)) return false;
       if (region.interior.Contains(v) && !interior_changed(v)) return false;
     }
   } else {
     // Only a storage in a role it no longer has, or with a new shape, can
     // have changed in a way that matters.
     for (StorageId v : region.frontier.items())
-      if (!frontier_changed(v)) return false;
+      if (!material[v]) return false;
     bool ok = true;
     region.interior.ForEach([&](StorageId v) {
       if (ok && (material[v] || shape_changed_at[v] > since)) ok = interior_changed(v);
@@ -316,12 +315,14 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     if (listed.TryMark(v)) candidates.push_back(v);
     const StorageId* row = adjacency.Row(v);
     for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (region.frontier.Contains(row[k]) && listed.TryMark(row[k])) candidates.push_back(row[k]);
+      if (material[row[k]] && region.frontier.Contains(row[k]) && listed.TryMark(row[k]))
+        candidates.push_back(row[k]);
   }
   for (StorageId v : cut_off) {
     const StorageId* row = adjacency.Row(v);
     for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (region.frontier.Contains(row[k]) && listed.TryMark(row[k])) candidates.push_back(row[k]);
+      if (material[row[k]] && region.frontier.Contains(row[k]) && listed.TryMark(row[k]))
+        candidates.push_back(row[k]);
   }
   for (StorageId f : candidates) {
     bool reached = false;

@@ -177,17 +177,19 @@ void RegionUpkeep::Neighborhood(StorageId base, StorageList* out) {
   *access_count_ += accesses;
 }
 
-// Region.rebuild without the walk: the region still holds what a walk gave
-// at change-log position walked_at, so the walk it would take now differs
-// only where a storage it met has changed since. Most rebuilds follow a
-// rematerialization that turned an interior storage or two material, whose
-// own neighbours are all material; the update then takes those storages out
-// of the interior and decides again only the frontier storages they touch.
-// Anything else (the base changed, a frontier storage or an interior one
-// still evicted changed, a storage turned material next to an evicted one)
-// returns false and the caller walks. The sets come out equal to the walk's,
-// in another order: on an acyclic storage graph nothing simrd computes
-// depends on that order (no storage is ever in its own region).
+// Region.rebuild without the walk: the region holds what a walk gives once
+// the storages logged since position walked_at are accounted for (a walk
+// then, or an absorb of two such regions), so the walk it would take now
+// differs only where a storage it met has changed since. Most rebuilds
+// follow a rematerialization that turned an interior storage or two
+// material; the update takes those storages out of the interior, with what
+// only they led to (Cut), and decides again only the frontier storages they
+// touch. It also follows edges gained since by the base or by an evicted
+// interior storage. Anything else (a frontier storage evicted, a new edge
+// to an evicted storage outside the region, too much cut off) returns false
+// and the caller walks. The sets come out equal to the walk's, in another
+// order: on an acyclic storage graph nothing simrd computes depends on that
+// order (no storage is ever in its own region).
 bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   const size_t end = change_log_.size();
   const size_t since = region.walked_at;
@@ -278,7 +280,7 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
 
   uint64_t accesses = region.walk_accesses;
   Int compute = region.compute;
-  for (StorageId v : cut_off) {
+  auto leave_interior = [&](StorageId v) {
     region.interior.Erase(v);
     if (shape_changed_at[v] > since) {
       sums_kept = false;
@@ -286,16 +288,9 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
       accesses -= adjacency.RowSize(v);
       compute -= compute_[v];
     }
-  }
-  for (StorageId v : now_material) {
-    region.interior.Erase(v);
-    if (shape_changed_at[v] > since) {
-      sums_kept = false;
-    } else {
-      accesses -= adjacency.RowSize(v);
-      compute -= compute_[v];
-    }
-  }
+  };
+  for (StorageId v : cut_off) leave_interior(v);
+  for (StorageId v : now_material) leave_interior(v);
   accesses += base_entries;
   accesses -= region.base_entries;
   if (!sums_kept) {  // sum again over what is left
@@ -311,19 +306,17 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   StorageList& candidates = update_candidates_;
   candidates.clear();
   EpochMarks::Epoch listed = marks2_->NextEpoch();
+  auto list_frontier_neighbours = [&](StorageId v) {
+    const StorageId* row = adjacency.Row(v);
+    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
+      if (material[row[k]] && region.frontier.Contains(row[k]) && listed.TryMark(row[k]))
+        candidates.push_back(row[k]);
+  };
   for (StorageId v : now_material) {
     if (listed.TryMark(v)) candidates.push_back(v);
-    const StorageId* row = adjacency.Row(v);
-    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (material[row[k]] && region.frontier.Contains(row[k]) && listed.TryMark(row[k]))
-        candidates.push_back(row[k]);
+    list_frontier_neighbours(v);
   }
-  for (StorageId v : cut_off) {
-    const StorageId* row = adjacency.Row(v);
-    for (uint32_t k = 0, n = adjacency.RowSize(v); k < n; ++k)
-      if (material[row[k]] && region.frontier.Contains(row[k]) && listed.TryMark(row[k]))
-        candidates.push_back(row[k]);
-  }
+  for (StorageId v : cut_off) list_frontier_neighbours(v);
   for (StorageId f : candidates) {
     bool reached = false;
     const StorageId* row = back.Row(f);

@@ -53,9 +53,9 @@ void RegionUpkeep::Absorb(Region& region, bool reverse, StorageId frontier_s,
   // interior_diff = reg.interior - self.interior; interior_diff.add(frontier_s);
   // one access and its compute for each storage of interior_diff, which
   // joins the interior. frontier_s counts even if the interior has it.
-  const bool union_adds_frontier_s =
-      frontier_region.interior.Contains(frontier_s) && !region.interior.Contains(frontier_s);
   const bool frontier_s_inside = region.interior.Contains(frontier_s);
+  const bool union_adds_frontier_s =
+      !frontier_s_inside && frontier_region.interior.Contains(frontier_s);
   uint64_t accesses = 0;
   Int compute = 0;
   uint64_t walk_entries = 0;  // what a walk counts for the storages added
@@ -199,9 +199,10 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   StorageList& now_material = update_material_;
   now_material.clear();
   // What the walk met and has changed since: a frontier storage must still
-  // be material; an interior one still evicted must keep its compute, and
-  // one now material must lead only to material storages (else part of the
-  // interior may be cut off: a walk finds out).
+  // be material; an interior one still evicted may have gained edges, which
+  // must lead into the region or to material storages (and a new row or
+  // compute means summing again); one now material leaves the interior,
+  // with what only it led to (Cut).
   const size_t* added_at = AddedAt(reverse);
   StorageList& reached = update_reached_;  // material storages new edges lead to
   reached.clear();

@@ -1,8 +1,8 @@
 #include "io/trace_log.h"
 
-#include <fstream>
 #include <string>
 
+#include "sim/file_text.h"
 #include "sim/log_line.h"
 #include "sim/parse.h"
 
@@ -192,21 +192,8 @@ TraceLog ReadTraceLog(std::string_view text, const std::string& file) {
 }
 
 TraceLog ReadTraceLogFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TraceError(path, 0, "cannot open file");
-  // Read into one string of the file's size (a stringstream would hold the
-  // text twice).
-  std::string text;
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  in.seekg(0);
-  if (size > 0) {
-    text.resize(static_cast<size_t>(size));
-    in.read(text.data(), size);
-    text.resize(static_cast<size_t>(in.gcount()));
-  }
-  if (in.bad()) throw TraceError(path, 0, "read error");
-  return ReadTraceLog(text, path);
+  const FileText file(path);
+  return ReadTraceLog(file.text(), path);
 }
 
 }  // namespace dtrcheck

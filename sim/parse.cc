@@ -1,15 +1,14 @@
 #include "sim/parse.h"
 
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include <simdjson.h>
 
+#include "sim/file_text.h"
 #include "sim/graph_builder.h"
 #include "sim/log_line.h"
 
@@ -306,28 +305,9 @@ Graph ParseTrace(std::string_view text, const std::string& file, const ParseOpti
 }
 
 Graph ParseTraceFile(const std::string& path, const ParseOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TraceError(path, 0, "cannot open file");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size >= 0) {  // a regular file: one read of its size, padded for simdjson in place
-    // Not zero-filled first (a trace is megabytes): the read fills it, and
-    // the padding after what was read is cleared.
-    auto text = std::make_unique_for_overwrite<char[]>(static_cast<size_t>(size) +
-                                                       simdjson::SIMDJSON_PADDING);
-    in.seekg(0);
-    in.read(text.get(), size);
-    const size_t n = static_cast<size_t>(in.gcount());
-    if (in.bad()) throw TraceError(path, 0, "read error");
-    std::memset(text.get() + n, 0, simdjson::SIMDJSON_PADDING);
-    return ParsePaddedTrace(std::string_view(text.get(), n), path, options);
-  }
-  in.clear();  // a pipe
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  if (in.bad()) throw TraceError(path, 0, "read error");
-  return ParseTrace(text, path, options);
+  static_assert(FileText::kPadding >= simdjson::SIMDJSON_PADDING);
+  const FileText file(path);
+  return ParsePaddedTrace(file.text(), path, options);
 }
 
 }  // namespace dtrcheck

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/py_arith.h"
+#include "sim/sha256.h"
 #include "sim/tensor.h"
 
 namespace dtrcheck {
@@ -55,8 +56,6 @@ class RuntimeObserver {
 };
 
 // The eviction stream's digest: SHA-256 over "<clock> <root_id>\n" lines.
-// The hash's state is opaque here, so that OpenSSL's headers reach only
-// telemetry.cc and not every file that includes the runtime.
 class EvictionDigest {
  public:
   EvictionDigest();
@@ -70,8 +69,7 @@ class EvictionDigest {
 
  private:
   void Flush();
-  struct Sha256;  // OpenSSL's context
-  std::unique_ptr<Sha256> sha256_;
+  Sha256 sha256_;
   // Lines not hashed yet: SHA-256 of the concatenation does not depend on
   // how it is cut, and one update per few kilobytes costs far less than
   // one per line (runs evict hundreds of thousands of times).

@@ -1,14 +1,12 @@
 #include "traces/locate.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 
-#include <openssl/evp.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/sha256.h"
 #include "traces/captured.h"
 
 namespace dtrcheck {
@@ -97,46 +95,20 @@ std::vector<TraceDir> TraceSearchPath() {
   return unique;
 }
 
-namespace {
-
-// A SHA-256 fed by `feed(ctx)`, as lowercase hex.
-template <typename Feed>
-std::string Sha256Hex(Feed feed) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("OpenSSL: cannot initialise SHA-256");
-  feed(ctx.get());
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  std::string hex;
-  char byte[3];
-  for (unsigned int i = 0; i < length; ++i) {
-    std::snprintf(byte, sizeof byte, "%02x", digest[i]);
-    hex += byte;
-  }
-  return hex;
-}
-
-}  // namespace
-
 std::string Sha256OfFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceLocateError(path + ": cannot open file");
-  std::string hex = Sha256Hex([&](EVP_MD_CTX* ctx) {
-    std::vector<char> buffer(1 << 16);
-    while (in) {
-      in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-      if (in.gcount() > 0) EVP_DigestUpdate(ctx, buffer.data(), static_cast<size_t>(in.gcount()));
-    }
-  });
+  Sha256 sha;
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    if (in.gcount() > 0) sha.Update(buffer.data(), static_cast<size_t>(in.gcount()));
+  }
   if (in.bad()) throw TraceLocateError(path + ": read error");
-  return hex;
+  return sha.HexDigest();
 }
 
-std::string Sha256OfText(std::string_view text) {
-  return Sha256Hex([&](EVP_MD_CTX* ctx) { EVP_DigestUpdate(ctx, text.data(), text.size()); });
-}
+std::string Sha256OfText(std::string_view text) { return Sha256Hex(text); }
 
 LocatedTrace InspectPublicTrace(std::string_view name) {
   const PublicTrace* trace = FindPublicTrace(name);

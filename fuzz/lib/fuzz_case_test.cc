@@ -1,7 +1,5 @@
 #include "fuzz/lib/fuzz_case.h"
 
-#include <openssl/evp.h>
-
 #include <gtest/gtest.h>
 
 #include "fuzz/lib/fuzz_check.h"
@@ -10,6 +8,7 @@
 #include "sim/heuristic.h"
 #include "sim/parse.h"
 #include "sim/runtime.h"
+#include "sim/sha256.h"
 #include "traces/synthetic/rng.h"
 
 namespace dtrcheck {
@@ -63,16 +62,6 @@ TEST(FuzzCase, DecodingIsDeterministicAndIgnoresTrailingBytes) {
   EXPECT_EQ(TraceLogText(FuzzCaseTrace(a)), TraceLogText(FuzzCaseTrace(b)));
 }
 
-std::string Sha256(const std::string& text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < length; ++i) out += {kHex[digest[i] >> 4], kHex[digest[i] & 15]};
-  return out;
-}
-
 // The fuzzers are built with clang and the CLI that triages their findings
 // with GCC: both must generate the same trace for a case, byte for byte.
 // (They did not while generators.cc drew two random numbers in one call's
@@ -95,7 +84,7 @@ TEST(FuzzCase, TracesAreTheSameUnderEveryCompiler) {
     p.layers = 3;
     p.width = 3;
     p.base_bytes = 65536;
-    EXPECT_EQ(Sha256(TraceLogText(GenerateTrace(p))), digest) << shape;
+    EXPECT_EQ(Sha256Hex(TraceLogText(GenerateTrace(p))), digest) << shape;
   }
 }
 

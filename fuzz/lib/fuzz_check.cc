@@ -1,13 +1,12 @@
 #include "fuzz/lib/fuzz_check.h"
 
-#include <openssl/evp.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "analysis/format.h"
 #include "io/trace_graph.h"
+#include "sim/sha256.h"
 
 namespace dtrcheck {
 
@@ -134,16 +133,7 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
 }
 
 std::string SignatureId(const std::string& signature) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(signature.data(), signature.size(), digest, &length, EVP_sha256(), nullptr);
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < 8; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
-  }
-  return out;
+  return Sha256Hex(signature).substr(0, 16);  // the first 8 bytes
 }
 
 std::vector<std::string> ReduceArguments(const FuzzFinding& f) {

@@ -1,0 +1,94 @@
+#include "sim/file_text.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "sim/log_line.h"
+
+namespace dtrcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FileTextTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("file_text_test." + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  // The text is followed by kPadding zero bytes.
+  static void ExpectPadded(const FileText& file) {
+    const char* end = file.text().data() + file.text().size();
+    for (size_t i = 0; i < FileText::kPadding; ++i) ASSERT_EQ(end[i], '\0') << "padding byte " << i;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(FileTextTest, HoldsARegularFilesTextThenZeros) {
+  const std::string text = "{\"type\": \"CONSTANT\"}\nno newline at the end";
+  const FileText file(Write("a.log", text));
+  EXPECT_EQ(file.text(), text);
+  ExpectPadded(file);
+}
+
+// The padding then lies wholly after the file's last page.
+TEST_F(FileTextTest, PadsAFileThatFillsItsLastPage) {
+  const std::string text(static_cast<size_t>(sysconf(_SC_PAGESIZE)) * 2, 'x');
+  const FileText file(Write("pages.log", text));
+  EXPECT_EQ(file.text(), text);
+  ExpectPadded(file);
+}
+
+TEST_F(FileTextTest, AnEmptyFileIsEmptyText) {
+  const FileText file(Write("empty.log", ""));
+  EXPECT_TRUE(file.text().empty());
+  ExpectPadded(file);
+}
+
+TEST_F(FileTextTest, ReadsAPipe) {
+  const std::string path = (dir_ / "fifo").string();
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  const std::string text(200000, 'y');  // more than one read and one pipe buffer
+  std::thread writer([&] { std::ofstream(path, std::ios::binary) << text; });
+  const FileText file(path);
+  writer.join();
+  EXPECT_EQ(file.text(), text);
+  ExpectPadded(file);
+}
+
+TEST_F(FileTextTest, NamesWhatCannotBeRead) {
+  const std::string missing = (dir_ / "missing.log").string();
+  try {
+    FileText file(missing);
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.file(), missing);
+    EXPECT_EQ(e.message(), "cannot open file");
+  }
+  try {
+    FileText file(dir_.string());
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.file(), dir_.string());
+    EXPECT_EQ(e.message(), "read error");
+  }
+}
+
+}  // namespace
+}  // namespace dtrcheck

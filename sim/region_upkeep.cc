@@ -237,7 +237,9 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     now_material.push_back(v);
     return true;
   };
-  const bool base_changed = changed_at_[base] > since;
+  // The base's row of this direction grew since (its material state cannot
+  // have changed: evicting it clears the region).
+  const bool base_changed = shape_changed_at[base] > since;
   // The changes are found from whichever is shorter: the change log since
   // the walk, or the region's own storages. A storage the walk did not meet
   // is still out of its reach: reaching it needs an edge from a storage the

@@ -59,7 +59,6 @@ class RegionUpkeep {
     walk_frontier_.reserve(n);
     shape_changed_at_[0].reserve(n);
     shape_changed_at_[1].reserve(n);
-    changed_at_.reserve(n);
   }
   // The next storage id: immaterial, compute 0, no edges yet.
   void AddStorage() {
@@ -70,17 +69,16 @@ class RegionUpkeep {
     walk_frontier_.push_back(0);
     shape_changed_at_[0].push_back(0);
     shape_changed_at_[1].push_back(0);
-    changed_at_.push_back(0);
   }
   void SetMaterial(StorageId s, bool material) {
     if (material_[s] != material) LogChange(s);
     material_[s] = material;
   }
-  void SetCompute(StorageId s, Int compute) {
+  // `first`: the storage's first compute, which comes as it is created,
+  // before any edge leads to it; only a later one (an alias's operator)
+  // changes a sum.
+  void SetCompute(StorageId s, Int compute, bool first) {
     compute_[s] = compute;
-    // A storage's first compute comes as it is created, before any edge
-    // leads to it; only a later one (an alias's operator) changes a sum.
-    const bool first = incremental_ && changed_at_[s] == 0;
     LogChange(s);
     if (incremental_ && !first)
       shape_changed_at_[0][s] = shape_changed_at_[1][s] = change_log_.size();
@@ -151,7 +149,6 @@ class RegionUpkeep {
   void LogChange(StorageId s) {
     if (!incremental_) return;
     change_log_.push_back(s);
-    changed_at_[s] = change_log_.size();
   }
   const StorageAdjacency& Forward(bool reverse) const { return reverse ? parents_ : children_; }
   const StorageAdjacency& Backward(bool reverse) const { return reverse ? children_ : parents_; }
@@ -177,17 +174,16 @@ class RegionUpkeep {
 
   // Update's record of what changed: when the storage graph is acyclic, each
   // storage whose material state, adjacency rows or compute changes is
-  // appended to change_log_; changed_at_[s] is the log's length just after
-  // the last change of s, shape_changed_at_[reverse][s] after the last
-  // change of its compute (0 if none since its creation) or its row of
-  // children (parents when reverse). Rows only grow then: child_added_at_
+  // appended to change_log_; shape_changed_at_[reverse][s] is the log's
+  // length just after the last change of its compute (0 if none since its
+  // creation) or its row of children (parents when reverse). Rows only grow then: child_added_at_
   // (parent_added_at_) holds, beside each entry of children_ (parents_), the
   // log's length just after the entry came.
   bool incremental_ = false;
   int64_t updates_ = 0;
   int64_t kept_absorbs_ = 0;
   StorageList change_log_;
-  std::vector<size_t> changed_at_, shape_changed_at_[2];
+  std::vector<size_t> shape_changed_at_[2];
   std::vector<size_t> child_added_at_, parent_added_at_;
   StorageList update_material_, update_candidates_, update_reached_;
   StorageList update_cut_off_, update_suspects_, update_stack_;

@@ -36,7 +36,7 @@ class Chain : public ::testing::Test {
       marks_.AddSlot();
       marks2_.AddSlot();
       upkeep_->AddStorage();
-      upkeep_->SetCompute(s, 10 * (s + 1));
+      upkeep_->SetCompute(s, 10 * (s + 1), /*first=*/true);
     }
     for (StorageId s = 0; s < 3; ++s) upkeep_->AddEdge(s, s + 1);
     for (StorageId s = 0; s < 4; ++s) upkeep_->SetMaterial(s, material[s]);
@@ -135,7 +135,7 @@ TEST(RegionUpdate, FollowsEdgesGainedSinceTheWalk) {
     marks.AddSlot();
     marks2.AddSlot();
     upkeep.AddStorage();
-    upkeep.SetCompute(s, 10 * (s + 1));
+    upkeep.SetCompute(s, 10 * (s + 1), /*first=*/true);
   }
   upkeep.AddEdge(0, 1);
   upkeep.AddEdge(1, 2);

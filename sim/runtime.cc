@@ -282,7 +282,7 @@ void Runtime::Compute(OpId op_id) {
     // Tensors of one op are appended together, so only the last can repeat it.
     if (s_tensors.empty() || tensors_[s_tensors.back()].op != op_id) {
       s.compute += op.compute;
-      region_upkeep_.SetCompute(sid, s.compute);
+      region_upkeep_.SetCompute(sid, s.compute, /*first=*/s_tensors.empty());
     }
     storage_tensors_.Append(sid, id);
     s.ref_ext += 1;

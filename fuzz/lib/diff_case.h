@@ -55,6 +55,9 @@ struct DiffCase {
 //                      unless --strict-release)
 //   no-start         the START annotation removed (simrd refuses it unless
 //                    --no-start)
+//   wide-values      times and sizes up to 2^62, byte budgets and remat
+//                    limits up to 2^72: sums past 2^64, products past 2^128
+//                    (one case in eight, from a stream of its own)
 // All but the last two keep the log valid (reduce/trace_edits.h
 // CheckBindings); a mutation that would not is skipped.
 const std::vector<std::string>& DiffMutationNames();

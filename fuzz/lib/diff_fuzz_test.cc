@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -55,6 +56,31 @@ TEST(DiffCase, MakesEveryMutationAndKeepsValidLogsValid) {
     EXPECT_EQ(ReadTraceLog(TraceLogText(c.log), "x"), c.log);
   }
   for (const auto& m : DiffMutationNames()) EXPECT_TRUE(seen.count(m)) << m;
+}
+
+// "wide-values" cases hold values a log may hold (below 2^63) whose sums
+// pass 64 bits: the model compute of their unbounded run does, in some.
+TEST(DiffCase, WideValuesPassSixtyFourBits) {
+  int wide_cases = 0, past_64_bits = 0;
+  for (uint64_t i = 0; i < 400 && past_64_bits < 3; ++i) {
+    DiffCase c = MakeDiffCase(1, i);
+    if (std::find(c.mutations.begin(), c.mutations.end(), "wide-values") == c.mutations.end())
+      continue;
+    ++wide_cases;
+    for (const auto& in : c.log.instrs) {
+      EXPECT_LT(in.time, Int(1) << 63);
+      for (const auto& r : in.results) EXPECT_LT(r.memory, Int(1) << 63);
+    }
+    c.parse = {};
+    try {
+      const Baseline b =
+          RunBaseline(ParseTrace(TraceLogText(c.log), "x", c.parse), "RuntimeV2EagerOptimized");
+      if (b.compute > (Int(1) << 64)) ++past_64_bits;
+    } catch (const std::exception&) {  // a mutation simrd refuses
+    }
+  }
+  EXPECT_GT(wide_cases, 0);
+  EXPECT_EQ(past_64_bits, 3);
 }
 
 TEST(DiffCase, RunArgumentsNameEveryOption) {

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{"dtrcheck: a bit-exact C++ simrd, and tools to hunt DTR pathologies"};
   app.require_subcommand(1);
+  app.formatter(dtrcheck::TraceHelpFormatter());  // before the subcommands, which copy it
   app.set_version_flag("--version", dtrcheck::VersionText(),
                        "print the version, the dtrcheck "
                        "commit and the simrd commit");

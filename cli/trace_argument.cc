@@ -30,8 +30,27 @@ CLI::Validator TraceArgument() {
 }
 
 std::string TraceArgumentHelp() {
-  return "simrd execution log (JSON lines): a file, or a trace name (" + PublicTraceNames() +
-         "; captured: " + CapturedTraceNames() + ")";
+  return std::string("simrd execution log (JSON lines): a file, or a trace name (") + kTraceNames +
+         ")";
+}
+
+namespace {
+
+class TraceNamesFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_desc(const CLI::Option* option) const override {
+    std::string text = CLI::Formatter::make_option_desc(option);
+    const std::string token = kTraceNames;
+    if (size_t at = text.find(token); at != std::string::npos)
+      text.replace(at, token.size(), PublicTraceNames() + "; captured: " + CapturedTraceNames());
+    return text;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<CLI::Formatter> TraceHelpFormatter() {
+  return std::make_shared<TraceNamesFormatter>();
 }
 
 }  // namespace dtrcheck

@@ -6,6 +6,7 @@
 #ifndef DTRCHECK_CLI_TRACE_ARGUMENT_H_
 #define DTRCHECK_CLI_TRACE_ARGUMENT_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,16 @@ namespace dtrcheck {
 // Replaces the option's value with the path ResolveTraceArgument gives it.
 CLI::Validator TraceArgument();
 
-// The help text of a TRACE argument (names the public traces).
+// The help text of a TRACE argument. It names the public and captured
+// traces, which takes parsing both manifests (a fifth of the instructions
+// of `dtrcheck --version`): the help text holds kTraceNames, which the
+// formatter of TraceHelpFormatter replaces with the names when help is
+// printed.
 std::string TraceArgumentHelp();
+inline constexpr const char* kTraceNames = "{trace names}";
+// The CLI's help formatter (set on the app before its subcommands, which
+// inherit it): CLI11's, with kTraceNames put in.
+std::shared_ptr<CLI::Formatter> TraceHelpFormatter();
 
 // The files the TRACE arguments of this command line resolved to, in order:
 // an error found while running a trace (a simrd assertion at line N) is

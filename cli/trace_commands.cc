@@ -2,6 +2,7 @@
 // located and verified by traces/locate.h and traces/captured.h.
 #include <iostream>
 
+#include "cli/trace_argument.h"
 #include "cli/trace_commands.h"
 #include "io/json_fields.h"
 #include "traces/captured.h"
@@ -13,9 +14,7 @@ Action AddTracePathCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("trace-path",
                                  "print the absolute path of a verified public or captured trace");
   auto name = std::make_shared<std::string>();
-  cmd->add_option("NAME", *name,
-                  "trace name: " + PublicTraceNames() + "; captured: " + CapturedTraceNames())
-      ->required();
+  cmd->add_option("NAME", *name, std::string("trace name: ") + kTraceNames)->required();
   return {cmd, [name]() -> int {
             std::cout << LocateNamedTrace(*name) << "\n";  // throws TraceLocateError: exit 2
             return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A new user's path through dtrcheck's conventions (issue 17): a trace is
 named by file or by name in every command; an unknown one lists the names;
---version names both commits; a typo in a command or an option names the
+--version names both commits; help names the traces; a typo in a command or an option names the
 closest; every error starts with `dtrcheck` (and the command), and with
 --json is one JSON object on stderr with stdout empty; check-finding refuses
 an archived trace whose bytes changed.
@@ -48,6 +48,14 @@ for command in [['run', '--budget', '1'], ['diff', '--budget', '1'], ['sweep'], 
     check(p.returncode == 2 and p.stdout == '' and 'resnet32' in p.stderr
           and p.stderr.startswith('dtrcheck ' + command[0] + ': '),
           f'{command[0]}: an unknown trace name lists the names', p)
+
+# The help of a command that takes a TRACE, and of trace-path, names the
+# public and the captured traces (put in when help is printed).
+for name in ['run', 'diff', 'sweep', 'reduce', 'trace-path']:
+    p = run([name, '--help'])
+    check(p.returncode == 0 and 'resnet32' in p.stdout and 'captured: resnet50' in p.stdout
+          and '{trace names}' not in p.stdout,
+          f'{name} --help names the public and captured traces', p)
 
 # A public trace by name, where the public traces are present.
 where = run(['trace-path', 'resnet32'])

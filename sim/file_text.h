@@ -8,6 +8,10 @@
 // of a whole `dtrcheck run`). Anything else (a pipe, /dev/stdin, a /proc
 // file that reports size 0) is read. Either way the text is followed by at
 // least kPadding zero bytes, which simdjson may read past the end.
+// As with any mapped file, a trace truncated in place by another process
+// while it is being parsed would fault (SIGBUS) where its pages are gone;
+// dtrcheck's own writers (io/trace_writer.h) write a new file and rename
+// it into place, which leaves a mapped one intact.
 #ifndef DTRCHECK_SIM_FILE_TEXT_H_
 #define DTRCHECK_SIM_FILE_TEXT_H_
 

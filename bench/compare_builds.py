@@ -49,7 +49,7 @@ def main() -> int:
     o = parser.parse_args()
     args = o.args[1:] if o.args[:1] == ['--'] else o.args
     if o.runs < 1 or not args:
-        parser.error('needs --runs >= 1 and the command\'s arguments after --')
+        parser.error("needs --runs >= 1 and the command's arguments after --")
     builds = [o.build_a, o.build_b]
     times: List[List[float]] = [[], []]
     outputs = set()

@@ -29,6 +29,7 @@ def cpu_seconds_of(command: List[str]) -> Tuple[float, str]:
     p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert p.stdout is not None
     out = p.stdout.read()
+    p.stdout.close()
     # wait4: this child's own rusage, in microseconds (os.times counts in
     # clock ticks, 10 ms).
     _, status, usage = os.wait4(p.pid, 0)

@@ -176,9 +176,9 @@ class RegionUpkeep {
   // storage whose material state, adjacency rows or compute changes is
   // appended to change_log_; shape_changed_at_[reverse][s] is the log's
   // length just after the last change of its compute (0 if none since its
-  // creation) or its row of children (parents when reverse). Rows only grow then: child_added_at_
-  // (parent_added_at_) holds, beside each entry of children_ (parents_), the
-  // log's length just after the entry came.
+  // creation) or its row of children (parents when reverse). Rows only grow
+  // then: child_added_at_ (parent_added_at_) holds, beside each entry of
+  // children_ (parents_), the log's length just after the entry came.
   bool incremental_ = false;
   int64_t updates_ = 0;
   int64_t kept_absorbs_ = 0;

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cstdint>
-#include <stdexcept>
 
 namespace dtrcheck {
 

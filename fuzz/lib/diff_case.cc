@@ -249,15 +249,22 @@ void WidenValues(GenRng& rng, TraceLog& log, std::vector<RunConfig>& configs) {
 
 // The mutations drawn from a case's main stream: all but "wide-values",
 // which has a stream of its own (MakeDiffCase).
-constexpr size_t kMainStreamMutations = 12;
+const std::vector<std::string>& MainStreamMutationNames() {
+  static const std::vector<std::string> names = {
+      "alias-chain", "multi-mutate", "multi-output",      "copy",
+      "copy-from",   "release-late", "release-early",     "release-shuffle",
+      "release-all", "zero-cost",    "undefined-release", "no-start"};
+  return names;
+}
 
 }  // namespace
 
 const std::vector<std::string>& DiffMutationNames() {
-  static const std::vector<std::string> names = {
-      "alias-chain",       "multi-mutate",  "multi-output",    "copy",        "copy-from",
-      "release-late",      "release-early", "release-shuffle", "release-all", "zero-cost",
-      "undefined-release", "no-start",      "wide-values"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = MainStreamMutationNames();
+    all.push_back("wide-values");
+    return all;
+  }();
   return names;
 }
 
@@ -275,8 +282,7 @@ DiffCase MakeDiffCase(uint64_t seed, uint64_t index, const DiffCaseOptions& opti
     c.generator.layers = std::max(1, c.generator.layers * 2 / 3);
   }
   Mutator mutator(rng, c.log);
-  static const std::vector<std::string> names(DiffMutationNames().begin(),
-                                              DiffMutationNames().begin() + kMainStreamMutations);
+  const std::vector<std::string>& names = MainStreamMutationNames();
   for (int n = static_cast<int>(rng.Range(0, options.max_mutations)); n > 0; --n) {
     // The two invalidating mutations are drawn less often: most cases should run.
     std::string m = Pick(rng, names);

@@ -1,22 +1,35 @@
 #include "sim/graph_builder.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace dtrcheck {
 
+void GraphBuilder::Reserve(size_t lines) {
+  g_.ops.reserve(g_.ops.size() + lines / 3);
+  g_.tensors.reserve(g_.tensors.size() + lines / 2);
+  ref_.reserve(ref_.size() + lines / 2);
+  g_.schedule.reserve(g_.schedule.size() + lines);
+  names_.reserve(names_.size() + lines / 2);
+  map_.reserve(map_.size() + lines / 2);
+}
+
 TensorId GraphBuilder::Lookup(long line, const std::string& name) const {
-  auto it = index_.find(name);
-  if (it == index_.end()) Fail(line, "reference to undefined tensor \"" + Excerpt(name) + "\"");
-  return map_[it->second].second;
+  auto it = names_.find(name);
+  if (it == names_.end() || it->second.map_pos == kUnbound)
+    Fail(line, "reference to undefined tensor \"" + Excerpt(name) + "\"");
+  return map_[it->second.map_pos].second;
 }
 
 void GraphBuilder::Bind(const std::string& name, TensorId t) {
-  auto it = index_.find(name);
-  if (it != index_.end()) {
-    map_[it->second].second = t;
+  auto [it, inserted] = names_.try_emplace(name);
+  (void)inserted;
+  Name& n = it->second;
+  if (n.map_pos != kUnbound) {
+    map_[n.map_pos].second = t;
   } else {
-    index_.emplace(name, map_.size());
-    map_.emplace_back(name, t);
+    n.map_pos = map_.size();
+    map_.emplace_back(&it->first, t);
   }
 }
 
@@ -34,8 +47,9 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   in_bwd_ = in_bwd_ || name.find("backward") != std::string::npos;
   op.bwd = in_bwd_;
   for (size_t i = 0; i < res_names.size(); ++i) {
-    if (!tensor_names_.insert(res_names[i]).second)
-      Fail(line, "tensor \"" + Excerpt(res_names[i]) + "\" is defined twice");
+    bool& defined = names_[res_names[i]].defined;
+    if (defined) Fail(line, "tensor \"" + Excerpt(res_names[i]) + "\" is defined twice");
+    defined = true;
     GTensor t;
     t.op = id;
     t.index = static_cast<int32_t>(i);
@@ -79,9 +93,9 @@ void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string
 }
 
 void GraphBuilder::Release(long line, const std::string& name) {
-  auto it = index_.find(name);
-  if (it != index_.end()) {
-    TensorId t = map_[it->second].second;
+  auto it = names_.find(name);
+  if (it != names_.end() && it->second.map_pos != kUnbound) {
+    TensorId t = map_[it->second.map_pos].second;
     ref_[t] -= 1;
     g_.schedule.push_back({CommandKind::kRelease, t, static_cast<int32_t>(line)});
   } else if (!options_.ignore_undefined_release) {
@@ -148,7 +162,8 @@ void GraphBuilder::Annotate(const std::string& annotation) {
 Graph GraphBuilder::Finish() {
   // Outputs: every name whose tensor is still referenced, in dict order.
   std::unordered_set<std::string> outputs;
-  for (const auto& [name, t] : map_) {
+  for (const auto& entry : map_) {
+    const TensorId t = entry.second;
     if (ref_[t] <= 0) continue;
     const GTensor& gt = g_.tensors[t];
     const GOp& op = g_.ops[gt.op];

@@ -10,9 +10,9 @@
 #ifndef DTRCHECK_SIM_GRAPH_BUILDER_H_
 #define DTRCHECK_SIM_GRAPH_BUILDER_H_
 
+#include <cstdint>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -33,6 +33,12 @@ class GraphBuilder {
  public:
   GraphBuilder(std::string file, const ParseOptions& options)
       : file_(std::move(file)), options_(options) {}
+
+  // Room for what a log of `lines` more lines may add, so that the graph's
+  // arrays do not move their elements as they grow (most of a parse's time
+  // went to that). A CALL takes at least three lines (with a MEMORY and an
+  // ALIAS line per result), a CONSTANT two; a hint, not a limit.
+  void Reserve(size_t lines);
 
   // The tensor a name refers to now (tensor_map[name]).
   TensorId Lookup(long line, const std::string& name) const;
@@ -61,7 +67,10 @@ class GraphBuilder {
   }
   // tensor_map[name] = t, keeping the position of an existing key (dict semantics).
   void Bind(const std::string& name, TensorId t);
-  bool Bound(const std::string& name) const { return index_.count(name) != 0; }
+  bool Bound(const std::string& name) const {
+    auto it = names_.find(name);
+    return it != names_.end() && it->second.map_pos != kUnbound;
+  }
   // GOp.make: adds an op named "<name>/<n>" with fresh result tensors.
   OpId MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
               std::vector<int32_t> alias, const std::string& name,
@@ -71,10 +80,18 @@ class GraphBuilder {
   ParseOptions options_;
   Graph g_;
   bool in_bwd_ = false;
-  std::vector<int64_t> ref_;                      // simrd's GTensor.meta['_ref']
-  std::unordered_set<std::string> tensor_names_;  // g.tensors keys
-  std::unordered_map<std::string, size_t> index_;
-  std::vector<std::pair<std::string, TensorId>> map_;  // insertion-ordered tensor_map
+  std::vector<int64_t> ref_;  // simrd's GTensor.meta['_ref']
+  // Every name the log has used, in one table: whether an op's result has
+  // it (simrd's g.tensors keys) and its place in map_ if tensor_map has it.
+  static constexpr size_t kUnbound = SIZE_MAX;
+  struct Name {
+    size_t map_pos = kUnbound;
+    bool defined = false;
+  };
+  std::unordered_map<std::string, Name> names_;
+  // tensor_map in insertion order; the names are names_'s keys, whose nodes
+  // do not move.
+  std::vector<std::pair<const std::string*, TensorId>> map_;
   int64_t next_id_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "sim/log_line.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -40,25 +41,34 @@ std::string_view LineKindName(LineKind kind) {
   return "?";
 }
 
-std::vector<std::string_view> SplitLogLines(std::string_view text) {
-  // One memchr per line for LF, and one for CR each time the last CR found
-  // is passed (CRs are rare): find_first_of("\r\n") calls memchr per byte.
+// One memchr per line for LF, and one for CR each time the last CR found is
+// passed (CRs are rare): find_first_of("\r\n") calls memchr per byte.
+namespace {
+size_t FindByte(std::string_view text, char c, size_t from) {
+  const void* hit = std::memchr(text.data() + from, c, text.size() - from);
+  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data())
+             : std::string_view::npos;
+}
+}  // namespace
+
+LogLines::LogLines(std::string_view text) : text_(text), cr_(FindByte(text, '\r', 0)) {}
+
+bool LogLines::Next(std::string_view* line) {
   constexpr size_t npos = std::string_view::npos;
-  auto find = [&](char c, size_t from) {
-    const void* hit = std::memchr(text.data() + from, c, text.size() - from);
-    return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) : npos;
-  };
+  if (pos_ >= text_.size()) return false;
+  if (cr_ != npos && cr_ < pos_) cr_ = FindByte(text_, '\r', pos_);
+  size_t end = std::min(FindByte(text_, '\n', pos_), cr_);
+  if (end == npos) end = text_.size();
+  *line = text_.substr(pos_, end - pos_);
+  const bool crlf = end + 1 < text_.size() && text_[end] == '\r' && text_[end + 1] == '\n';
+  pos_ = end + (crlf ? 2 : 1);
+  return true;
+}
+
+std::vector<std::string_view> SplitLogLines(std::string_view text) {
   std::vector<std::string_view> lines;
-  size_t pos = 0;
-  size_t cr = find('\r', 0);
-  while (pos < text.size()) {
-    if (cr != npos && cr < pos) cr = find('\r', pos);
-    size_t end = std::min(find('\n', pos), cr);
-    if (end == npos) end = text.size();
-    lines.push_back(text.substr(pos, end - pos));
-    const bool crlf = end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n';
-    pos = end + (crlf ? 2 : 1);
-  }
+  LogLines cursor(text);
+  for (std::string_view line; cursor.Next(&line);) lines.push_back(line);
   return lines;
 }
 

@@ -55,7 +55,19 @@ std::string_view LineKindName(LineKind kind);
 
 // The log's lines as Python's text mode reads them (universal newlines):
 // split at "\r\n", "\n" or a lone "\r"; a final line ending ends the last
-// line.
+// line. LogLines hands them out one at a time, without a list of them (the
+// parser reads each once, in order); SplitLogLines lists them.
+class LogLines {
+ public:
+  explicit LogLines(std::string_view text);
+  // The next line, or false at the end of the text.
+  bool Next(std::string_view* line);
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  size_t cr_;  // the next "\r" at or after pos_ (or past it: see Next), or npos
+};
 std::vector<std::string_view> SplitLogLines(std::string_view text);
 // The line without its trailing white space, which simrd strips with
 // line.rstrip() (Python's whitespace: sim/py_text.h).

@@ -1,5 +1,6 @@
 #include "sim/parse.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -172,43 +173,56 @@ std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
 }
 
 Graph Parser::Run(std::string_view text) {
-  const std::vector<std::string_view> raw = SplitLogLines(text);
-  const long line_no = static_cast<long>(raw.size());
   // The reference reader decodes every line first, as simrd does (a bad
   // line is reported before any error of meaning), but keeps none: lines are
   // decoded again when reached, into a ring of kFastRing slots as the fast
-  // reader's, so memory does not grow with the log.
+  // reader's, so memory does not grow with the log. Lines are read in order,
+  // each once per pass: no list of them is made.
+  long line_count = 0;
+  if (!fast_) {
+    LogLines all(text);
+    for (std::string_view t; all.Next(&t);) reference_.Decode(t, ++line_count);
+  }
   Instr ring[kFastRing];
-  if (!fast_)
-    for (size_t k = 0; k < raw.size(); ++k) reference_.Decode(raw[k], static_cast<long>(k + 1));
-  auto line_at = [&](size_t k) -> const Instr& {
-    if (fast_) return FastLine(raw[k], k);
+  LogLines lines(text);
+  std::string_view next_text;  // line i, if `more`
+  bool more = lines.Next(&next_text);
+  size_t i = 0;
+  // Line i, decoded; then i and next_text move on.
+  auto take = [&]() -> const Instr& {
+    const size_t k = i++;
+    const std::string_view t = next_text;
+    more = lines.Next(&next_text);
+    if (fast_) return FastLine(t, k);
     Instr& slot = ring[k % kFastRing];
-    if (slot.line != static_cast<long>(k + 1))
-      slot = Instr{reference_.Decode(raw[k], static_cast<long>(k + 1)), {}};
+    slot = Instr{reference_.Decode(t, static_cast<long>(k + 1)), {}};
     return slot;
   };
 
-  size_t i = 0;
   if (options_.start) {
     while (true) {
-      if (i == raw.size())
-        Fail(line_no, "no START annotation (use --no-start for logs without one)");
-      const Instr& in = line_at(i++);
+      // The fast reader's Fail leaves the message to the reference reader.
+      if (!more) Fail(line_count, "no START annotation (use --no-start for logs without one)");
+      const Instr& in = take();
       if (in.kind == LineKind::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
     }
   }
   // A line is held only until kFastRing more are read: a CALL keeps its
   // own line number, not its line, across its results.
   auto pop = [&](long owner_line, const char* what) -> const Instr& {
-    if (i == raw.size())
+    if (!more)
       Fail(owner_line, std::string("expected a ") + what + " line, found the end of the log");
-    return line_at(i++);
+    return take();
   };
 
   GraphBuilder b(reference_.file(), options_);
-  while (i < raw.size()) {
-    const Instr& l = line_at(i++);
+  // Each line ends with a newline but perhaps the last (or uses lone CRs:
+  // the count is only a hint).
+  if (more)
+    b.Reserve(static_cast<size_t>(std::count(next_text.data(), text.data() + text.size(), '\n')) +
+              1);
+  while (more) {
+    const Instr& l = take();
     switch (l.kind) {
       case LineKind::kConstant: {
         std::string name = StringField(l, "NAME");

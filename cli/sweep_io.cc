@@ -11,7 +11,6 @@
 
 #include "analysis/format.h"
 #include "io/record.h"
-#include "sim/heuristic.h"
 #include "sim/log_line.h"
 #include "traces/locate.h"
 
@@ -125,16 +124,7 @@ Json PointIdentity(const RunRecord& r) {
 }
 
 Json ExpectedIdentity(const RunConfig& config, const BudgetSpec& spec, const Baseline& baseline) {
-  RunRecord r;
-  r.config = WithBudget(config, spec);
-  r.budget = spec.Resolve(baseline);
-  r.baseline = baseline;
-  if (config.overhead_limit)
-    r.remat_limit_float = IntToDouble(baseline.compute) * (*config.overhead_limit - 1.0);
-  else if (config.remat_limit)
-    r.remat_limit_int = *config.remat_limit;
-  if (IsRandomHeuristic(config.heuristic) || config.seed) r.seed_used = config.seed.value_or(0);
-  return PointIdentity(r);
+  return PointIdentity(RecordBeforeRun(WithBudget(config, spec), baseline));
 }
 
 std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths) {

@@ -58,6 +58,28 @@ Baseline RunBaseline(const Graph& graph, const std::string& runtime) {
 
 Int BudgetFromRatio(Int peak, double ratio) { return TruncToInt(IntToDouble(peak) * ratio); }
 
+RunRecord RecordBeforeRun(const RunConfig& config, const Baseline& baseline) {
+  RunRecord rec;
+  rec.config = config;
+  rec.baseline = baseline;
+  if (IsRandomHeuristic(config.heuristic) || config.seed) rec.seed_used = config.seed.value_or(0);
+  if (config.budget) {
+    rec.budget = *config.budget;
+  } else if (config.ratio) {
+    rec.budget = BudgetFromRatio(baseline.peak, *config.ratio);
+  } else {
+    throw std::invalid_argument("a budget or a ratio is required");
+  }
+  if (config.overhead_limit) {
+    rec.remat_limit_float = IntToDouble(baseline.compute) * (*config.overhead_limit - 1.0);
+  } else if (config.remat_limit_float) {
+    rec.remat_limit_float = *config.remat_limit_float;
+  } else if (config.remat_limit) {
+    rec.remat_limit_int = *config.remat_limit;
+  }
+  return rec;
+}
+
 namespace {
 
 // What Simulate derives from a configuration before running it: the
@@ -69,31 +91,13 @@ struct Prepared {
 
 Prepared Prepare(const RunConfig& config, const Baseline& baseline) {
   Prepared p;
-  RunRecord& rec = p.rec;
+  p.rec = RecordBeforeRun(config, baseline);
   RuntimeOptions& options = p.options;
-  rec.config = config;
-  rec.baseline = baseline;
   options.kind = KindOrThrow(config.runtime);
   options.region_rebuilds = config.region_rebuilds;
-  if (IsRandomHeuristic(config.heuristic) || config.seed) rec.seed_used = config.seed.value_or(0);
-  if (config.budget) {
-    rec.budget = *config.budget;
-  } else if (config.ratio) {
-    rec.budget = BudgetFromRatio(baseline.peak, *config.ratio);
-  } else {
-    throw std::invalid_argument("a budget or a ratio is required");
-  }
-  options.budget = rec.budget;
-  if (config.overhead_limit) {
-    rec.remat_limit_float = IntToDouble(baseline.compute) * (*config.overhead_limit - 1.0);
-    options.remat_limit = rec.remat_limit_float;
-  } else if (config.remat_limit_float) {
-    rec.remat_limit_float = *config.remat_limit_float;
-    options.remat_limit = rec.remat_limit_float;
-  } else if (config.remat_limit) {
-    rec.remat_limit_int = *config.remat_limit;
-    options.remat_limit_int = rec.remat_limit_int;
-  }
+  options.budget = p.rec.budget;
+  options.remat_limit = p.rec.remat_limit_float;
+  options.remat_limit_int = p.rec.remat_limit_int;
   options.stats = config.stats;
   options.perturb_eviction = config.perturb_eviction;
   return p;

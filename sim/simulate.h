@@ -81,6 +81,13 @@ Baseline RunBaseline(const Graph& graph, const std::string& runtime);
 // int(peak * ratio), as Python computes it.
 Int BudgetFromRatio(Int peak, double ratio);
 
+// The record of config before it runs: its budget (bytes, or a ratio of the
+// baseline peak), its remat limit (remat_limit_float from an overhead limit,
+// as simrd computes it, or the limit given) and the seed random is seeded
+// with. Simulate runs under these; a resumed sweep matches its records by
+// them. Throws std::invalid_argument without a budget or a ratio.
+RunRecord RecordBeforeRun(const RunConfig& config, const Baseline& baseline);
+
 // Runs one configuration. Throws std::invalid_argument for unknown names
 // (the message lists the valid ones) and for a runtime/heuristic pair that
 // simrd refuses; simulation outcomes are in the record's status.

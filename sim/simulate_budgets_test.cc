@@ -2,6 +2,8 @@
 // the same record, field for field, for every runtime, heuristics of each
 // kind (regions, equivalence classes, random, unoptimized), remat limits
 // that make runs thrash, and budgets from far below the peak to above it.
+// And RecordBeforeRun, by which a resumed sweep knows its records: the
+// budget, limit and seed Simulate runs under.
 #include <map>
 #include <string>
 #include <vector>
@@ -93,6 +95,42 @@ TEST(SimulateBudgets, RefusesConfigurationsThatDifferInMoreThanTheBudget) {
   b.heuristic = "LRU";
   EXPECT_THROW(SimulateBudgets(g, {a, b}, baseline, [](size_t, RunRecord&&) {}),
                std::invalid_argument);
+}
+
+TEST(RecordBeforeRun, IsWhatSimulateRunsUnder) {
+  Graph g = Synthetic("chain", 0);
+  Baseline baseline = RunBaseline(g, "RuntimeV2EagerOptimized");
+  ASSERT_GT(baseline.compute, 0);
+  std::vector<RunConfig> configs(5);
+  configs[0].ratio = 0.5;
+  configs[0].overhead_limit = 1.25;
+  configs[1].budget = baseline.peak / 3;
+  configs[1].remat_limit = 7;
+  configs[2].ratio = 0.3;
+  configs[2].remat_limit_float = 12.5;  // as a record read back carries it
+  configs[3].ratio = 0.4;
+  configs[3].heuristic = "RandomStorage";
+  configs[3].runtime = "RuntimeV2Eager";
+  configs[4].ratio = 0.4;
+  configs[4].seed = 3;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    SCOPED_TRACE("config " + std::to_string(i));
+    const RunRecord before = RecordBeforeRun(configs[i], baseline);
+    const RunRecord after = Simulate(g, configs[i], baseline);
+    EXPECT_EQ(before.budget, after.budget);
+    EXPECT_EQ(before.remat_limit_float, after.remat_limit_float);
+    EXPECT_EQ(before.remat_limit_int, after.remat_limit_int);
+    EXPECT_EQ(before.seed_used, after.seed_used);
+  }
+  // simrd: budget = int(peak * ratio); remat_limit = compute * (X - 1) in floats.
+  EXPECT_EQ(RecordBeforeRun(configs[0], baseline).budget, baseline.peak / 2);
+  EXPECT_EQ(RecordBeforeRun(configs[0], baseline).remat_limit_float,
+            static_cast<double>(baseline.compute) * 0.25);
+  EXPECT_EQ(RecordBeforeRun(configs[1], baseline).remat_limit_int, Int(7));
+  EXPECT_EQ(RecordBeforeRun(configs[2], baseline).remat_limit_float, 12.5);
+  EXPECT_EQ(RecordBeforeRun(configs[3], baseline).seed_used, Int(0));  // random.seed(0)
+  EXPECT_EQ(RecordBeforeRun(configs[4], baseline).seed_used, Int(3));
+  EXPECT_THROW(RecordBeforeRun(RunConfig{}, baseline), std::invalid_argument);
 }
 
 }  // namespace

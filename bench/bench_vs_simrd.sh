@@ -3,8 +3,10 @@
 # the records compared. Usage: bench/bench_vs_simrd.sh [TRACE_NAME] [RATIO]
 # (default: lstm 0.3, DTR, RuntimeV2EagerOptimized). Needs simrd (oracle/README.md).
 # Times are CPU seconds (user + sys) of each whole process, parse and baseline
-# run included, so that a busy machine does not skew the ratio; each side runs
-# REPEAT times (default 3) and its fastest run counts, both sides alike.
+# run included, so that a busy machine does not skew the ratio, to the
+# microsecond (bench/cpu_time.py: the kernel's accounting of the child, as
+# /usr/bin/time's but without its 10 ms steps, a tenth of a 0.1 s run); each
+# side runs REPEAT times (default 3) and its fastest run counts, both alike.
 # simrd's main run alone (wall) is shown too. Peak RSS is dtrcheck's.
 # DTRCHECK=path times another dtrcheck binary (an older build, for a before
 # and after on the same machine at the same time).
@@ -16,8 +18,8 @@ trace=$("$dtrcheck" trace-path "$name")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for i in $(seq "$repeat"); do
-  /usr/bin/time -f "%U %S %M" -a -o "$out/dtr.time" "$dtrcheck" run "$trace" --ratio "$ratio" --json > "$out/dtr.json"
-  /usr/bin/time -f "%U %S %M" -a -o "$out/simrd.time" python3 oracle/simrd_oracle.py run "$trace" --ratio "$ratio" --time > "$out/simrd.json"
+  python3 bench/cpu_time.py --append "$out/dtr.time" -- "$dtrcheck" run "$trace" --ratio "$ratio" --json > "$out/dtr.json"
+  python3 bench/cpu_time.py --append "$out/simrd.time" -- python3 oracle/simrd_oracle.py run "$trace" --ratio "$ratio" --time > "$out/simrd.json"
 done
 python3 - "$out" "$name" "$ratio" "$repeat" <<'PY'
 import json, sys
@@ -29,9 +31,8 @@ def best(path):  # the fastest run: (cpu seconds, peak rss kB)
     return u + sy, rss
 dt, drss = best(f"{out}/dtr.time"); st, _ = best(f"{out}/simrd.time")
 same = all(d[k] == s[k] for k in d if k in s)
-# /usr/bin/time counts CPU time in 10 ms steps.
-speedup = f"{st/dt:.0f}x" if dt >= 0.01 else f"more than {st/0.01:.0f}x (dtrcheck under the 10 ms timer step)"
-print(f"{name} ratio {ratio}: dtrcheck {dt:.2f} s CPU (peak RSS {drss/1024:.0f} MB), "
+speedup = f"{st/dt:.0f}x" if dt > 0 else "unmeasurable (dtrcheck took no CPU time)"
+print(f"{name} ratio {ratio}: dtrcheck {dt:.3f} s CPU (peak RSS {drss/1024:.0f} MB), "
       f"simrd {st:.2f} s CPU (main run {s['seconds']:.2f} s wall); best of {repeat} each; "
       f"speed-up {speedup}; records identical: {same}")
 PY

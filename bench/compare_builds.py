@@ -16,26 +16,20 @@ speed moves by 20% from minute to minute. Example (the README's "Speed"):
 """
 import argparse
 import hashlib
-import os
 import statistics
 import subprocess
 import sys
 from typing import List, Tuple
 
+from cpu_time import run_timed
+
 
 def cpu_seconds_of(command: List[str]) -> Tuple[float, str]:
     """CPU time of one run of `command` (exits non-zero: error), and the
     SHA-256 of its standard output."""
-    p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert p.stdout is not None
-    out = p.stdout.read()
-    p.stdout.close()
-    # wait4: this child's own rusage, in microseconds (os.times counts in
-    # clock ticks, 10 ms).
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        sys.exit(f'compare_builds: {" ".join(command)} exited {p.returncode}')
+    code, usage, out = run_timed(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if code != 0:
+        sys.exit(f'compare_builds: {" ".join(command)} exited {code}')
     return usage.ru_utime + usage.ru_stime, hashlib.sha256(out).hexdigest()
 
 

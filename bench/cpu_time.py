@@ -9,8 +9,9 @@ accounting of that child (wait4), as `/usr/bin/time -f "%U %S %M"` would,
 but without its 10 ms steps, which on a 0.1 s run are a tenth of it. Exits
 with the command's exit code. The peak RSS has a floor: Linux keeps a
 process's peak across exec, and the child is this Python (about 14 MB)
-until it execs the command, as it was /usr/bin/time (2 MB) before. bench_vs_simrd.sh times both sides with it;
-compare_builds.py uses its run_timed.
+until it execs the command, as it was /usr/bin/time (2 MB) before.
+bench_vs_simrd.sh times both sides with it; compare_builds.py uses its
+run_timed.
 """
 import argparse
 import os

@@ -9,8 +9,8 @@ namespace dtrcheck {
 namespace {
 
 // std::find for ids, 16 at a time with vector compares (GCC/Clang vector
-// extensions, SSE2 on x86-64): the regions of thrashing runs hold hundreds
-// of storages and lose one at a time, so this scan is a hot loop there.
+// extensions, SSE2 on x86-64): sets of up to kLinearMax ids are lists
+// scanned on every erase.
 int32_t* FindId(int32_t* first, int32_t* last, int32_t x) {
   using Lanes = int32_t __attribute__((vector_size(16)));
   const Lanes want = {x, x, x, x};
@@ -55,6 +55,7 @@ void IdSet::Clear() {
     indexed_ = false;
     dense_ = false;
     count_ = 0;
+    stale_ = 0;
   }
   items_.clear();
 }
@@ -104,26 +105,46 @@ bool IdSet::BuildIndex() const {
 
 void IdSet::Densify() const {
   assert(indexed_ && !dense_);
-  count_ = items_.size();
+  count_ = size();
+  stale_ = 0;
   dense_ = true;
   std::vector<int32_t>().swap(items_);  // its memory back, not only its size
 }
 
+void IdSet::Compact() const {
+  // Keeps the first entry of each id whose bit is set, clearing the bit so
+  // that a later entry of the same id is dropped, then sets the bits again.
+  int32_t* begin = items_.data();
+  int32_t* kept = begin;
+  for (const int32_t *x = begin, *end = begin + items_.size(); x != end; ++x) {
+    if (!HasBit(*x)) continue;
+    bits_[static_cast<size_t>(*x) >> 6] &= ~(uint64_t(1) << (*x & 63));
+    *kept++ = *x;
+  }
+  items_.resize(static_cast<size_t>(kept - begin));
+  SetBits(begin, kept);
+  stale_ = 0;
+}
+
 bool IdSet::Erase(int32_t x) {
-  if (dense_) {
+  // A long list is indexed first: the index costs one pass, as the scan
+  // would, and makes this erase and the next ones O(1).
+  if (indexed_ ||
+      (items_.size() > kLinearMax && BuildIndex())) {  // dense or not, the bitmap is the set
     if (!HasBit(x)) return false;
     bits_[static_cast<size_t>(x) >> 6] &= ~(uint64_t(1) << (x & 63));
-    --count_;
+    if (dense_) {
+      --count_;
+    } else if (++stale_ > items_.size() / 2) {
+      Compact();
+    }
     return true;
   }
-  // The scan below finds x anyway: a bitmap is worth consulting, not building.
-  if (indexed_ && !Contains(x)) return false;
   int32_t* begin = items_.data();
   int32_t* it = FindId(begin, begin + items_.size(), x);
   if (it == begin + items_.size()) return false;
   *it = items_.back();
   items_.pop_back();
-  if (indexed_) bits_[x >> 6] &= ~(uint64_t(1) << (x & 63));
   return true;
 }
 

@@ -93,6 +93,29 @@ TEST(IdSet, UniteWithReportsExactlyTheDifference) {
   }
 }
 
+// Erasing from an indexed list clears a bit and leaves a stale entry; an id
+// erased then added again has two entries until the list is read: it must
+// be listed once, and counted once.
+TEST(IdSet, ErasedThenAddedAgainIsListedOnce) {
+  IdSet set;
+  const std::vector<int32_t> ids = Scrambled(100);
+  for (int32_t x : ids) ASSERT_TRUE(set.Insert(x));
+  ASSERT_TRUE(set.Contains(ids[0]));  // indexed now (more than 32 ids)
+  ASSERT_TRUE(set.Erase(ids[5]));
+  ASSERT_TRUE(set.Erase(ids[7]));
+  ASSERT_FALSE(set.Erase(ids[7]));
+  ASSERT_TRUE(set.Insert(ids[5]));
+  EXPECT_EQ(set.size(), 99u);
+  std::vector<int32_t> expected = ids;
+  expected.erase(expected.begin() + 7);
+  EXPECT_EQ(set.items(), expected);  // ids[5] at its first place, ids[7] gone
+  // Erasing most of it compacts the list as it goes; what is left is right.
+  for (size_t i = 10; i < 100; ++i) ASSERT_TRUE(set.Erase(ids[i]));
+  EXPECT_EQ(set.size(), 9u);
+  EXPECT_EQ(set.items(), std::vector<int32_t>({ids[0], ids[1], ids[2], ids[3], ids[4], ids[5],
+                                               ids[6], ids[8], ids[9]}));
+}
+
 // One operation of a random sequence.
 struct Op {
   int kind;                  // 0 insert, 1 erase, 2 contains, 3 clear, 4 assign, 5 unite

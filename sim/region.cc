@@ -2,34 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstring>
 
 namespace dtrcheck {
-
-namespace {
-
-// std::find for ids, 16 at a time with vector compares (GCC/Clang vector
-// extensions, SSE2 on x86-64): sets of up to kLinearMax ids are lists
-// scanned on every erase.
-int32_t* FindId(int32_t* first, int32_t* last, int32_t x) {
-  using Lanes = int32_t __attribute__((vector_size(16)));
-  const Lanes want = {x, x, x, x};
-  while (last - first >= 16) {
-    Lanes a, b, c, d;
-    std::memcpy(&a, first, sizeof a);
-    std::memcpy(&b, first + 4, sizeof b);
-    std::memcpy(&c, first + 8, sizeof c);
-    std::memcpy(&d, first + 12, sizeof d);
-    const Lanes equal = (a == want) | (b == want) | (c == want) | (d == want);
-    uint64_t halves[2];
-    std::memcpy(halves, &equal, sizeof halves);
-    if ((halves[0] | halves[1]) != 0) break;
-    first += 16;
-  }
-  return std::find(first, last, x);
-}
-
-}  // namespace
 
 bool SortedInsert(std::vector<int32_t>& set, int32_t x) {
   auto it = std::lower_bound(set.begin(), set.end(), x);
@@ -129,8 +103,8 @@ void IdSet::Compact() const {
 bool IdSet::Erase(int32_t x) {
   // A long list is indexed first: the index costs one pass, as the scan
   // would, and makes this erase and the next ones O(1).
-  if (indexed_ ||
-      (items_.size() > kLinearMax && BuildIndex())) {  // dense or not, the bitmap is the set
+  if (indexed_ || (items_.size() > kLinearMax && BuildIndex())) {
+    // Dense or not, the bitmap is the set.
     if (!HasBit(x)) return false;
     bits_[static_cast<size_t>(x) >> 6] &= ~(uint64_t(1) << (x & 63));
     if (dense_) {
@@ -140,9 +114,9 @@ bool IdSet::Erase(int32_t x) {
     }
     return true;
   }
-  int32_t* begin = items_.data();
-  int32_t* it = FindId(begin, begin + items_.size(), x);
-  if (it == begin + items_.size()) return false;
+  // A list of at most kLinearMax ids: scanned.
+  auto it = std::find(items_.begin(), items_.end(), x);
+  if (it == items_.end()) return false;
   *it = items_.back();
   items_.pop_back();
   return true;

@@ -12,12 +12,21 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "sim/py_arith.h"
 
 namespace dtrcheck {
+
+// Asks the cache for the `bytes` bytes at p, a line at a time: for callers
+// about to visit sets and regions that lie elsewhere in memory.
+inline void PrefetchLines(const void* p, size_t bytes) {
+  constexpr size_t kCacheLine = 64;
+  const char* c = static_cast<const char*>(p);
+  for (size_t off = 0; off < bytes; off += kCacheLine) __builtin_prefetch(c + off);
+}
 
 // A set of storage ids. Python sets are unordered and what simrd computes
 // from them does not depend on the order (see Runtime::Evict for the one
@@ -104,8 +113,7 @@ class IdSet {
       size_t word = static_cast<size_t>(x) >> 6;
       if (word < bits_.size()) __builtin_prefetch(bits_.data() + word);
     } else {
-      const char* p = reinterpret_cast<const char*>(items_.data());
-      for (size_t off = 0; off < items_.size() * 4; off += 64) __builtin_prefetch(p + off);
+      PrefetchLines(items_.data(), items_.size() * sizeof(int32_t));
     }
   }
   // Adds the ids of other (a different set) that this one lacks, calling

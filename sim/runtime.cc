@@ -434,10 +434,7 @@ void Runtime::Evict(StorageId sid) {
     auto absorb_all = [&](Region StorageRegions::*which, bool reverse) {
       const size_t n = frontier.size();
       for (size_t i = 0; i < n; ++i) {
-        if (i + 6 < n) {
-          const char* ahead = reinterpret_cast<const char*>(&(r[frontier[i + 6]].*which));
-          for (size_t line = 0; line < sizeof(Region); line += 64) __builtin_prefetch(ahead + line);
-        }
+        if (i + 6 < n) PrefetchLines(&(r[frontier[i + 6]].*which), sizeof(Region));
         if (i + 3 < n) (r[frontier[i + 3]].*which).PrefetchAbsorb(sid);
         region_upkeep_.Absorb(r[frontier[i]].*which, reverse, sid, r[sid].*which);
       }

@@ -21,21 +21,19 @@ TensorId GraphBuilder::Lookup(long line, const std::string& name) const {
   return map_[it->second.map_pos].second;
 }
 
-void GraphBuilder::Bind(const std::string& name, TensorId t) {
-  auto [it, inserted] = names_.try_emplace(name);
-  (void)inserted;
-  Name& n = it->second;
+void GraphBuilder::Bind(NameEntry& name, TensorId t) {
+  Name& n = name.second;
   if (n.map_pos != kUnbound) {
     map_[n.map_pos].second = t;
   } else {
     n.map_pos = map_.size();
-    map_.emplace_back(&it->first, t);
+    map_.emplace_back(&name.first, t);
   }
 }
 
 OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
                           std::vector<int32_t> alias, const std::string& name,
-                          const std::vector<std::string>& res_names) {
+                          const std::vector<NameEntry*>& results) {
   OpId id = static_cast<OpId>(g_.ops.size());
   GOp op;
   op.cost = cost;
@@ -46,14 +44,15 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   // simrd marks the backward pass from the first operator whose name says so.
   in_bwd_ = in_bwd_ || name.find("backward") != std::string::npos;
   op.bwd = in_bwd_;
-  for (size_t i = 0; i < res_names.size(); ++i) {
-    bool& defined = names_[res_names[i]].defined;
-    if (defined) Fail(line, "tensor \"" + Excerpt(res_names[i]) + "\" is defined twice");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const std::string& res_name = results[i]->first;
+    bool& defined = results[i]->second.defined;
+    if (defined) Fail(line, "tensor \"" + Excerpt(res_name) + "\" is defined twice");
     defined = true;
     GTensor t;
     t.op = id;
     t.index = static_cast<int32_t>(i);
-    t.name = res_names[i];
+    t.name = res_name;
     int32_t a = op.alias[i];
     t.storage_size = a >= 0 ? g_.tensors[op.args[a]].storage_size : op.size[i];
     op.result.push_back(static_cast<TensorId>(g_.tensors.size()));
@@ -66,18 +65,20 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
 }
 
 void GraphBuilder::Constant(long line, const std::string& name, Int bytes) {
-  OpId op = MakeOp(line, {}, 0, {bytes}, {-1}, "constant", {name});
+  NameEntry& entry = Entry(name);
+  OpId op = MakeOp(line, {}, 0, {bytes}, {-1}, "constant", {&entry});
   g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
   TensorId v = g_.ops[op].result[0];
   g_.schedule.push_back({CommandKind::kPin, v, static_cast<int32_t>(line)});
-  Bind(name, v);
+  Bind(entry, v);
   ref_[v] = 1;
 }
 
 void GraphBuilder::Copy(long line, const std::string& dst, const std::string& src) {
   TensorId t = Lookup(line, src);
-  if (Bound(dst)) Fail(line, "COPY destination \"" + Excerpt(dst) + "\" is already defined");
-  Bind(dst, t);
+  NameEntry& entry = Entry(dst);
+  if (Bound(entry)) Fail(line, "COPY destination \"" + Excerpt(dst) + "\" is already defined");
+  Bind(entry, t);
   ref_[t] += 1;
   g_.schedule.push_back({CommandKind::kGet, t, static_cast<int32_t>(line)});
 }
@@ -85,7 +86,7 @@ void GraphBuilder::Copy(long line, const std::string& dst, const std::string& sr
 void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string& src) {
   TensorId old = Lookup(line, dst);
   TensorId t = Lookup(line, src);
-  Bind(dst, t);
+  Bind(Entry(dst), t);
   ref_[old] -= 1;
   ref_[t] += 1;
   g_.schedule.push_back({CommandKind::kRelease, old, static_cast<int32_t>(line)});
@@ -108,7 +109,7 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
   if (results.empty()) Fail(line, "CALL without results");
   std::vector<Int> sizes;
   std::vector<int32_t> alias;
-  std::vector<std::string> names;
+  std::vector<NameEntry*> entries;
   for (const CallResult& r : results) {
     // The readers check this when they read the ALIAS line; a log built in
     // memory may not have been read.
@@ -116,15 +117,17 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
       Fail(line, "ALIAS index out of range of the arguments");
     alias.push_back(r.alias);
     sizes.push_back(r.alias != -1 ? Int(0) : r.memory);
-    names.push_back(r.name);
   }
-  for (const CallResult& r : results)
-    if (Bound(r.name)) Fail(line, "result \"" + Excerpt(r.name) + "\" is already defined");
-  OpId op = MakeOp(line, std::move(args), time, sizes, alias, op_name, names);
+  for (const CallResult& r : results) {
+    entries.push_back(&Entry(r.name));
+    if (Bound(*entries.back()))
+      Fail(line, "result \"" + Excerpt(r.name) + "\" is already defined");
+  }
+  OpId op = MakeOp(line, std::move(args), time, sizes, alias, op_name, entries);
   for (size_t k = 0; k < results.size(); ++k) {
     TensorId t = g_.ops[op].result[k];
     ref_[t] = 1;
-    Bind(results[k].name, t);
+    Bind(*entries[k], t);
   }
   g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
 }
@@ -136,19 +139,21 @@ void GraphBuilder::Mutate(long line, const std::string& op_name,
   if (mutate.empty()) Fail(line, "MUTATE without mutated arguments");
   std::vector<Int> sizes;
   std::vector<int32_t> alias;
-  std::vector<std::string> names;
+  std::vector<NameEntry*> entries;
   for (size_t m : mutate) {
     if (m >= args.size()) Fail(line, "MUTATE index out of range of the arguments");
     sizes.push_back(g_.tensors[args[m]].storage_size);
     alias.push_back(-1);
-    names.push_back(g_.tensors[args[m]].name + "$");
+    entries.push_back(&Entry(g_.tensors[args[m]].name + "$"));
   }
-  OpId op = MakeOp(line, args, time, sizes, alias, op_name, names);
+  OpId op = MakeOp(line, args, time, sizes, alias, op_name, entries);
   g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
   for (size_t k = 0; k < mutate.size(); ++k) {
-    TensorId old = Lookup(line, arg_names[mutate[k]]);
+    NameEntry& entry = Entry(arg_names[mutate[k]]);
+    // Bound: the argument was looked up by this name.
+    TensorId old = map_[entry.second.map_pos].second;
     TensorId t = g_.ops[op].result[k];
-    Bind(arg_names[mutate[k]], t);
+    Bind(entry, t);
     ref_[t] = 1;
     ref_[old] -= 1;
     g_.schedule.push_back({CommandKind::kRelease, old, static_cast<int32_t>(line)});

@@ -65,29 +65,31 @@ class GraphBuilder {
   [[noreturn]] void Fail(long line, const std::string& message) const {
     throw TraceError(file_, line, message);
   }
+  // Every name the log has used, in one table: whether an op's result has
+  // it (simrd's g.tensors keys) and its place in map_ if tensor_map has it.
+  // An entry is found once per use of a name (Entry) and then read and
+  // written through: its node does not move.
+  static constexpr size_t kUnbound = SIZE_MAX;
+  struct Name {
+    size_t map_pos = kUnbound;
+    bool defined = false;
+  };
+  using NameEntry = std::pair<const std::string, Name>;
+  NameEntry& Entry(const std::string& name) { return *names_.try_emplace(name).first; }
   // tensor_map[name] = t, keeping the position of an existing key (dict semantics).
-  void Bind(const std::string& name, TensorId t);
-  bool Bound(const std::string& name) const {
-    auto it = names_.find(name);
-    return it != names_.end() && it->second.map_pos != kUnbound;
-  }
-  // GOp.make: adds an op named "<name>/<n>" with fresh result tensors.
+  void Bind(NameEntry& name, TensorId t);
+  static bool Bound(const NameEntry& name) { return name.second.map_pos != kUnbound; }
+  // GOp.make: adds an op named "<name>/<n>" with fresh result tensors, named
+  // as `results` say.
   OpId MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
               std::vector<int32_t> alias, const std::string& name,
-              const std::vector<std::string>& res_names);
+              const std::vector<NameEntry*>& results);
 
   std::string file_;
   ParseOptions options_;
   Graph g_;
   bool in_bwd_ = false;
   std::vector<int64_t> ref_;  // simrd's GTensor.meta['_ref']
-  // Every name the log has used, in one table: whether an op's result has
-  // it (simrd's g.tensors keys) and its place in map_ if tensor_map has it.
-  static constexpr size_t kUnbound = SIZE_MAX;
-  struct Name {
-    size_t map_pos = kUnbound;
-    bool defined = false;
-  };
   std::unordered_map<std::string, Name> names_;
   // tensor_map in insertion order; the names are names_'s keys, whose nodes
   // do not move.

@@ -120,8 +120,7 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
   }
   for (const CallResult& r : results) {
     entries.push_back(&Entry(r.name));
-    if (Bound(*entries.back()))
-      Fail(line, "result \"" + Excerpt(r.name) + "\" is already defined");
+    if (Bound(*entries.back())) Fail(line, "result \"" + Excerpt(r.name) + "\" is already defined");
   }
   OpId op = MakeOp(line, std::move(args), time, sizes, alias, op_name, entries);
   for (size_t k = 0; k < results.size(); ++k) {

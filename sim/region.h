@@ -69,6 +69,11 @@ class IdSet {
   // f(id) for each id: insertion order, or increasing order when dense.
   template <typename F>
   void ForEach(F&& f) const;
+  // The same visit a bitmap word at a time when dense: on_word(first, bits)
+  // for the ids first + i of each set bit i (first a multiple of 64) of
+  // each non-zero word; f(id) for each id otherwise.
+  template <typename FWord, typename F>
+  void ForEachWord(FWord&& on_word, F&& f) const;
   size_t size() const { return dense_ ? count_ : items_.size() - stale_; }
   bool empty() const { return size() == 0; }
   void Clear();
@@ -120,6 +125,11 @@ class IdSet {
   // on_added(id) for each: Python's difference then update.
   template <typename F>
   void UniteWith(const IdSet& other, F&& on_added);
+  // The same union, reporting what it adds a bitmap word at a time where
+  // both sets are dense: on_added_word(first, bits) for the ids first + i of
+  // each set bit i (first a multiple of 64), on_added(id) for the others.
+  template <typename FWord, typename F>
+  void UniteWith(const IdSet& other, FWord&& on_added_word, F&& on_added);
 
  private:
   static constexpr size_t kLinearMax = 32;
@@ -176,8 +186,28 @@ void IdSet::ForEach(F&& f) const {
   }
 }
 
+template <typename FWord, typename F>
+void IdSet::ForEachWord(FWord&& on_word, F&& f) const {
+  if (!dense_) {
+    ForEach(f);
+    return;
+  }
+  for (size_t w = 0, n = bits_.size(); w < n; ++w)
+    if (bits_[w] != 0) on_word(static_cast<int32_t>(w << 6), bits_[w]);
+}
+
 template <typename F>
 void IdSet::UniteWith(const IdSet& other, F&& on_added) {
+  UniteWith(
+      other,
+      [&](int32_t first, uint64_t bits) {
+        ForEachBit(&bits, 1, [&](int32_t bit) { on_added(first | bit); });
+      },
+      on_added);
+}
+
+template <typename FWord, typename F>
+void IdSet::UniteWith(const IdSet& other, FWord&& on_added_word, F&& on_added) {
   assert(&other != this);
   // Into a dense set, a dense one unites a word at a time: the union will
   // be at least as large as it, so this set turns dense first if it may.
@@ -194,7 +224,7 @@ void IdSet::UniteWith(const IdSet& other, F&& on_added) {
       if (added == 0) continue;
       mine[w] |= added;
       count_ += static_cast<size_t>(__builtin_popcountll(added));
-      ForEachBit(&added, 1, [&](int32_t bit) { on_added(static_cast<int32_t>((w << 6) | bit)); });
+      on_added_word(static_cast<int32_t>(w << 6), added);
     }
     return;
   }

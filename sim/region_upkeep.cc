@@ -61,11 +61,24 @@ void RegionUpkeep::Absorb(Region& region, bool reverse, StorageId frontier_s,
   uint64_t walk_entries = 0;  // what a walk counts for the storages added
   const Int* computes = compute_.data();
   const StorageAdjacency& adjacency = Forward(reverse);
-  region.interior.UniteWith(frontier_region.interior, [&](StorageId x) {
+  auto add_one = [&](StorageId x) {
     ++accesses;
     compute += computes[x];
     walk_entries += adjacency.RowSize(x);
-  });
+  };
+  if (computes_fit_) {
+    region.interior.UniteWith(
+        frontier_region.interior,
+        [&](StorageId first, uint64_t bits) {
+          const MaskedSums sums = WordSums(adjacency, first, bits);
+          accesses += static_cast<uint64_t>(__builtin_popcountll(bits));
+          compute += sums.values;
+          walk_entries += sums.counts;
+        },
+        add_one);
+  } else {
+    region.interior.UniteWith(frontier_region.interior, add_one);
+  }
   if (!union_adds_frontier_s) {
     ++accesses;
     compute += computes[frontier_s];
@@ -299,10 +312,7 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   if (!sums_kept) {  // sum again over what is left
     accesses = adjacency.RowSize(base);
     compute = 0;
-    region.interior.ForEach([&](StorageId x) {
-      accesses += adjacency.RowSize(x);
-      compute += compute_[x];
-    });
+    AddSums(region.interior, adjacency, &accesses, &compute);
   }
   // The storages now material, and the frontier storages they led to, are
   // on the frontier if the base or a storage still inside leads to them.
@@ -341,6 +351,25 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   region.base_entries = base_entries;
   region.walked_at = end;
   return true;
+}
+
+void RegionUpkeep::AddSums(const IdSet& set, const StorageAdjacency& adjacency, uint64_t* entries,
+                           Int* compute) const {
+  auto add_one = [&](StorageId x) {
+    *entries += adjacency.RowSize(x);
+    *compute += compute_[x];
+  };
+  if (!computes_fit_) {
+    set.ForEach(add_one);
+    return;
+  }
+  set.ForEachWord(
+      [&](StorageId first, uint64_t bits) {
+        const MaskedSums sums = WordSums(adjacency, first, bits);
+        *entries += sums.counts;
+        *compute += sums.values;
+      },
+      add_one);
 }
 
 // The storages of the interior that the storages now material

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sim/epoch_marks.h"
+#include "sim/masked_sum.h"
 #include "sim/py_arith.h"
 #include "sim/region.h"
 #include "sim/storage_adjacency.h"
@@ -54,6 +55,7 @@ class RegionUpkeep {
   void ReservePerStorage(size_t n) {
     material_.reserve(n);
     compute_.reserve(n);
+    compute64_.reserve(n);
     walk_stack_.reserve(n);
     walk_interior_.reserve(n);
     walk_frontier_.reserve(n);
@@ -64,6 +66,7 @@ class RegionUpkeep {
   void AddStorage() {
     material_.push_back(0);
     compute_.push_back(0);
+    compute64_.push_back(0);
     walk_stack_.push_back(0);
     walk_interior_.push_back(0);
     walk_frontier_.push_back(0);
@@ -79,6 +82,11 @@ class RegionUpkeep {
   // changes a sum.
   void SetCompute(StorageId s, Int compute, bool first) {
     compute_[s] = compute;
+    if (compute > -kMaskedSumValueLimit && compute < kMaskedSumValueLimit) {
+      compute64_[s] = static_cast<int64_t>(compute);
+    } else {
+      computes_fit_ = false;
+    }
     LogChange(s);
     if (incremental_ && !first)
       shape_changed_at_[0][s] = shape_changed_at_[1][s] = change_log_.size();
@@ -143,6 +151,17 @@ class RegionUpkeep {
   uint64_t WalkEach(StorageId base, bool reverse, OnInterior&& on_interior,
                     OnFrontier&& on_frontier);
   bool Update(Region& region, StorageId base, bool reverse);
+  // The computes and the row sizes (in adjacency) of the storages first + i
+  // for each bit i of bits; only while computes_fit_. The row sizes' sum is
+  // exact: all rows together hold fewer than 2^32 entries
+  // (StorageAdjacency indexes them with uint32).
+  MaskedSums WordSums(const StorageAdjacency& adjacency, StorageId first, uint64_t bits) const {
+    return SumMasked(compute64_.data() + first, adjacency.RowSizes() + first, bits);
+  }
+  // Adds to *entries the row sizes (in adjacency) and to *compute the
+  // computes of the storages of set.
+  void AddSums(const IdSet& set, const StorageAdjacency& adjacency, uint64_t* entries,
+               Int* compute) const;
   bool Cut(const Region& region, StorageId base, bool reverse, StorageList* cut_off);
 
   void CheckUpdate(const Region& region, StorageId base, bool reverse);
@@ -167,6 +186,10 @@ class RegionUpkeep {
   // without the tensor indirection.
   std::vector<uint8_t> material_;
   std::vector<Int> compute_;
+  // The computes again, as int64, while every one of them is small enough
+  // for SumMasked (computes_fit_): what absorbs sum a bitmap word at a time.
+  std::vector<int64_t> compute64_;
+  bool computes_fit_ = true;
   StorageAdjacency children_, parents_;
 
   // Walk's buffers, one slot per storage.

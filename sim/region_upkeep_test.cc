@@ -156,6 +156,61 @@ TEST(RegionUpdate, FollowsEdgesGainedSinceTheWalk) {
   EXPECT_TRUE(accesses - before == 4);  // the rows of 0 and 1, two entries each
 }
 
+// A long chain 0 -> 1 -> ... -> 299, evicted but for 0 and 100: the
+// regions of 0 (interior 1..99) and of 100 (interior 101..299) are dense
+// bitmaps, and evicting 100 unites them a bitmap word at a time
+// (SumMasked) while the computes fit an int64, a storage at a time
+// otherwise. Either way the absorbed region is what a walk gives: the
+// same interior, the sum of the computes 1..299, one access per storage
+// added, and (checked by the update that follows, which walks too) the
+// same count of accesses for its next rebuild.
+void AbsorbDenseRegions(Int huge_compute) {
+  constexpr StorageId kN = 300, kCut = 100;
+  Int accesses = 0;
+  EpochMarks marks, marks2;
+  RegionUpkeep upkeep(RegionRebuilds::kUpdateChecked, &accesses, &marks, &marks2);
+  std::vector<uint32_t> children(kN, 1), parents(kN, 1);
+  children[kN - 1] = 0;
+  parents[0] = 0;
+  upkeep.Reserve(children, parents, /*updatable=*/true);
+  Int total = 0;
+  for (StorageId s = 0; s < kN; ++s) {
+    marks.AddSlot();
+    marks2.AddSlot();
+    upkeep.AddStorage();
+    const Int compute = s == 200 ? huge_compute : Int(7 * s + 1);
+    upkeep.SetCompute(s, compute, /*first=*/true);
+    if (s > 0) total += compute;
+  }
+  for (StorageId s = 0; s + 1 < kN; ++s) upkeep.AddEdge(s, s + 1);
+  for (StorageId s = 0; s < kN; ++s) upkeep.SetMaterial(s, s == 0 || s == kCut);
+  Region of0, of_cut;
+  upkeep.Rebuild(of0, 0, false);
+  upkeep.Rebuild(of_cut, kCut, false);
+  upkeep.SetMaterial(kCut, false);
+  const Int before = accesses;
+  upkeep.Absorb(of0, false, kCut, of_cut);
+  EXPECT_TRUE(accesses - before == kN - kCut);  // 100..299
+  EXPECT_EQ(upkeep.kept_absorbs(), 1);
+  Region walked;
+  upkeep.Rebuild(walked, 0, false);
+  EXPECT_EQ(Sorted(of0.interior), Sorted(walked.interior));
+  EXPECT_TRUE(of0.frontier.empty());
+  EXPECT_TRUE(of0.compute == walked.compute);
+  EXPECT_TRUE(of0.compute == total);
+  // The absorbed region's next rebuild, after 298 turns material, updates
+  // it (cutting off 299); the checked mode walks as well and throws if the
+  // sets, the compute or the count of accesses differ.
+  upkeep.SetMaterial(kN - 2, true);
+  EXPECT_NO_THROW(upkeep.Rebuild(of0, 0, false));
+  EXPECT_EQ(upkeep.updates(), 1);
+  EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{kN - 2}));
+}
+
+TEST(RegionAbsorb, DenseRegionsUniteAWordAtATime) { AbsorbDenseRegions(Int(1) << 40); }
+
+TEST(RegionAbsorb, DenseRegionsWithComputesBeyondInt64) { AbsorbDenseRegions(Int(1) << 100); }
+
 TEST_F(Chain, SimrdsAssertionsHold) {
   Build(RegionRebuilds::kWalk, {true, false, true, true});
   Region region;

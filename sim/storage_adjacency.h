@@ -58,6 +58,8 @@ class StorageAdjacency {
   uint32_t RowBegin(StorageId s) const { return begin_[s]; }
   size_t Capacity() const { return entries_.size(); }
   uint32_t RowSize(StorageId s) const { return size_[s]; }
+  // The row sizes of all storages, RowSize(s) at index s.
+  const uint32_t* RowSizes() const { return size_.data(); }
   // Row s as a range; valid until the row changes (Append, EraseOne).
   std::span<const StorageId> Items(StorageId s) const { return {Row(s), RowSize(s)}; }
 

@@ -55,9 +55,8 @@ __attribute__((target("avx512f"))) MaskedSums SumMaskedAvx512(const int64_t* val
 #else
 
 bool HaveAvx512Sums() { return false; }
-MaskedSums SumMaskedAvx512(const int64_t* values, const uint32_t* counts, uint64_t mask) {
-  std::abort();  // never called: HaveAvx512Sums() is false
-}
+// Never called: HaveAvx512Sums() is false.
+MaskedSums SumMaskedAvx512(const int64_t*, const uint32_t*, uint64_t) { std::abort(); }
 
 #endif
 

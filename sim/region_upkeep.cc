@@ -61,24 +61,17 @@ void RegionUpkeep::Absorb(Region& region, bool reverse, StorageId frontier_s,
   uint64_t walk_entries = 0;  // what a walk counts for the storages added
   const Int* computes = compute_.data();
   const StorageAdjacency& adjacency = Forward(reverse);
-  auto add_one = [&](StorageId x) {
-    ++accesses;
-    compute += computes[x];
-    walk_entries += adjacency.RowSize(x);
-  };
-  if (computes_fit_) {
-    region.interior.UniteWith(
-        frontier_region.interior,
-        [&](StorageId first, uint64_t bits) {
-          const MaskedSums sums = WordSums(adjacency, first, bits);
-          accesses += static_cast<uint64_t>(__builtin_popcountll(bits));
-          compute += sums.values;
-          walk_entries += sums.counts;
-        },
-        add_one);
-  } else {
-    region.interior.UniteWith(frontier_region.interior, add_one);
-  }
+  region.interior.UniteWith(
+      frontier_region.interior,
+      [&](StorageId first, uint64_t bits) {
+        accesses += static_cast<uint64_t>(__builtin_popcountll(bits));
+        AddWordSums(adjacency, first, bits, &walk_entries, &compute);
+      },
+      [&](StorageId x) {
+        ++accesses;
+        compute += computes[x];
+        walk_entries += adjacency.RowSize(x);
+      });
   if (!union_adds_frontier_s) {
     ++accesses;
     compute += computes[frontier_s];
@@ -355,21 +348,30 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
 
 void RegionUpkeep::AddSums(const IdSet& set, const StorageAdjacency& adjacency, uint64_t* entries,
                            Int* compute) const {
-  auto add_one = [&](StorageId x) {
-    *entries += adjacency.RowSize(x);
-    *compute += compute_[x];
-  };
-  if (!computes_fit_) {
-    set.ForEach(add_one);
+  set.ForEachWord([&](StorageId first,
+                      uint64_t bits) { AddWordSums(adjacency, first, bits, entries, compute); },
+                  [&](StorageId x) {
+                    *entries += adjacency.RowSize(x);
+                    *compute += compute_[x];
+                  });
+}
+
+void RegionUpkeep::AddWordSums(const StorageAdjacency& adjacency, StorageId first, uint64_t bits,
+                               uint64_t* entries, Int* compute) const {
+  if (computes_fit_) {
+    // The row sizes' sum modulo 2^32 is exact: all rows together hold
+    // fewer than 2^32 entries (StorageAdjacency indexes them with uint32).
+    const MaskedSums sums =
+        SumMasked(compute64_.data() + first, adjacency.RowSizes() + first, bits);
+    *entries += sums.counts;
+    *compute += sums.values;
     return;
   }
-  set.ForEachWord(
-      [&](StorageId first, uint64_t bits) {
-        const MaskedSums sums = WordSums(adjacency, first, bits);
-        *entries += sums.counts;
-        *compute += sums.values;
-      },
-      add_one);
+  for (uint64_t b = bits; b != 0; b &= b - 1) {
+    const StorageId x = first | static_cast<StorageId>(__builtin_ctzll(b));
+    *entries += adjacency.RowSize(x);
+    *compute += compute_[x];
+  }
 }
 
 // The storages of the interior that the storages now material

@@ -151,17 +151,15 @@ class RegionUpkeep {
   uint64_t WalkEach(StorageId base, bool reverse, OnInterior&& on_interior,
                     OnFrontier&& on_frontier);
   bool Update(Region& region, StorageId base, bool reverse);
-  // The computes and the row sizes (in adjacency) of the storages first + i
-  // for each bit i of bits; only while computes_fit_. The row sizes' sum is
-  // exact: all rows together hold fewer than 2^32 entries
-  // (StorageAdjacency indexes them with uint32).
-  MaskedSums WordSums(const StorageAdjacency& adjacency, StorageId first, uint64_t bits) const {
-    return SumMasked(compute64_.data() + first, adjacency.RowSizes() + first, bits);
-  }
   // Adds to *entries the row sizes (in adjacency) and to *compute the
   // computes of the storages of set.
   void AddSums(const IdSet& set, const StorageAdjacency& adjacency, uint64_t* entries,
                Int* compute) const;
+  // The same for the storages first + i of each bit i of bits: a bitmap
+  // word at a time (SumMasked) while every compute fits (computes_fit_), a
+  // storage at a time otherwise.
+  void AddWordSums(const StorageAdjacency& adjacency, StorageId first, uint64_t bits,
+                   uint64_t* entries, Int* compute) const;
   bool Cut(const Region& region, StorageId base, bool reverse, StorageList* cut_off);
 
   void CheckUpdate(const Region& region, StorageId base, bool reverse);

@@ -82,7 +82,7 @@ void IdSet::Densify() const {
   count_ = size();
   stale_ = 0;
   dense_ = true;
-  std::vector<int32_t>().swap(items_);  // its memory back, not only its size
+  List().swap(items_);  // its memory back, not only its size
 }
 
 void IdSet::Compact() const {

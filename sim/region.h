@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/py_arith.h"
 
 namespace dtrcheck {
@@ -53,6 +55,13 @@ inline void PrefetchLines(const void* p, size_t bytes) {
 //    and lose a member in O(1).
 class IdSet {
  public:
+  // The list, with room for a few ids inside the set itself: most frontiers
+  // and many interiors stay that small, and so need no allocation when
+  // filled, refilled or copied with a runtime (a budget sweep's forks), and
+  // no cache miss beyond the set's own line when scanned.
+  static constexpr size_t kInlineIds = 6;
+  using List = boost::container::small_vector<int32_t, kInlineIds>;
+
   enum class Order {
     kInsertion,  // items() lists the ids (in the order they were added, but
                  // for what erasing moves)
@@ -61,7 +70,7 @@ class IdSet {
   explicit IdSet(Order order = Order::kInsertion) : may_densify_(order == Order::kAny) {}
 
   // The ids in insertion order. Only for Order::kInsertion sets.
-  const std::vector<int32_t>& items() const {
+  const List& items() const {
     assert(!may_densify_);
     if (stale_ != 0) Compact();
     return items_;
@@ -168,7 +177,7 @@ class IdSet {
   bool may_densify_;
   // Membership is a const question that may build the index, and building
   // it may turn the set dense: the representation is mutable, the set not.
-  mutable std::vector<int32_t> items_;  // empty when dense_
+  mutable List items_;                  // empty when dense_
   mutable std::vector<uint64_t> bits_;  // all zero unless indexed_ or dense_
   mutable bool indexed_ = false;        // bits_ indexes items_
   mutable bool dense_ = false;          // bits_ is the set, of count_ ids

@@ -95,7 +95,7 @@ void StoragePool::Compact(std::vector<Storage>& storages) {
 
 Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& heuristic,
                  RuntimeObserver* observer)
-    : graph_(graph),
+    : graph_(&graph),
       options_(options),
       heuristic_(&heuristic),
       observer_(observer),
@@ -135,13 +135,13 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
 // The tensor rows are sized here too: every output of an op has the op's
 // arguments as parents, and is a child of each argument (once per occurrence).
 void Runtime::AssignStorages() {
-  tensor_storage_.assign(graph_.tensors.size(), -1);
+  tensor_storage_.assign(graph_->tensors.size(), -1);
   std::vector<uint32_t> children, parents;
-  std::vector<uint32_t> tensor_parents(graph_.tensors.size(), 0);
-  std::vector<uint32_t> tensor_children(graph_.tensors.size(), 0);
+  std::vector<uint32_t> tensor_parents(graph_->tensors.size(), 0);
+  std::vector<uint32_t> tensor_children(graph_->tensors.size(), 0);
   bool acyclic = true;
   TensorId next = 0;
-  for (const GOp& g : graph_.ops) {
+  for (const GOp& g : graph_->ops) {
     const TensorId first = next;
     for (size_t i = 0; i < g.size.size(); ++i, ++next) {
       int32_t a = g.alias[i];
@@ -177,7 +177,7 @@ void Runtime::AssignStorages() {
 // never reallocates (and moves) its per-storage arrays. A fork needs it
 // again: a copied vector has only the room its elements take.
 void Runtime::ReservePerStorage() {
-  tensors_.reserve(graph_.tensors.size());
+  tensors_.reserve(graph_->tensors.size());
   storages_.reserve(storage_count_);
   if (regions_) storage_regions_.reserve(storage_count_);
   marks_.Reserve(storage_count_);
@@ -214,6 +214,15 @@ bool Runtime::OverBudget(Int extra) const {
 
 Runtime::Runtime(const Runtime& other, Heuristic& heuristic, std::optional<Int> budget)
     : Runtime(other) {
+  AdoptFork(heuristic, budget);
+}
+
+void Runtime::ForkFrom(const Runtime& other, Heuristic& heuristic, std::optional<Int> budget) {
+  if (&other != this) *this = other;
+  AdoptFork(heuristic, budget);
+}
+
+void Runtime::AdoptFork(Heuristic& heuristic, std::optional<Int> budget) {
   if (!frames_.empty()) throw std::logic_error("Runtime: forked in the middle of a command");
   heuristic_ = &heuristic;
   options_.budget = budget;
@@ -228,7 +237,7 @@ void Runtime::RunScheduleUntil(size_t end) {
   } catch (const SimrdAssertion& e) {
     // simrd's traceback shows where in the log it was; the message names
     // the line of the command that tripped the assertion.
-    const int32_t line = graph_.schedule[next_command_].line;
+    const int32_t line = graph_->schedule[next_command_].line;
     throw SimrdAssertion(
         std::string(e.what()) + (line > 0 ? " (at log line " + std::to_string(line) + ")"
                                           : " (at the end of the log, pinning the outputs)"),
@@ -238,7 +247,7 @@ void Runtime::RunScheduleUntil(size_t end) {
 
 void Runtime::RunCommands(size_t end) {
   for (size_t& i = next_command_; i < end; ++i) {
-    const Command& cmd = graph_.schedule[i];
+    const Command& cmd = graph_->schedule[i];
     if (observer_) observer_->OnCommand(i);
     switch (cmd.kind) {
       case CommandKind::kCompute:
@@ -261,7 +270,7 @@ void Runtime::RunCommands(size_t end) {
 
 // RuntimeV*.compute with Tensor.from_op.
 void Runtime::Compute(OpId op_id) {
-  const GOp& g = graph_.ops[op_id];
+  const GOp& g = graph_->ops[op_id];
   const Operator& op = operators_[op_id];
   TensorId first = static_cast<TensorId>(tensors_.size());
   for (int32_t i = 0; i < op.outputs; ++i) {
@@ -439,9 +448,11 @@ void Runtime::Evict(StorageId sid) {
         region_upkeep_.Absorb(r[frontier[i]].*which, reverse, sid, r[sid].*which);
       }
     };
-    frontier = r[sid].region_rev.frontier.items();
+    const IdSet::List* items = &r[sid].region_rev.frontier.items();
+    frontier.assign(items->begin(), items->end());
     absorb_all(&StorageRegions::region, false);
-    frontier = r[sid].region.frontier.items();
+    items = &r[sid].region.frontier.items();
+    frontier.assign(items->begin(), items->end());
     absorb_all(&StorageRegions::region_rev, true);
     r[sid].region.Clear();
     r[sid].region_rev.Clear();

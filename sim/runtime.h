@@ -87,12 +87,17 @@ class Runtime {
   // run). This is how a sweep shares the prefix its runs have in common
   // (SimulateBudgets, sim/simulate.h).
   Runtime(const Runtime& other, Heuristic& heuristic, std::optional<Int> budget);
+  // The same fork made in this runtime, whose memory it reuses: a sweep
+  // forks once per budget, and copying into arrays that already have the
+  // room allocates nothing (where a new copy allocates every per-storage
+  // array, twice: its exact size, then the room for the run).
+  void ForkFrom(const Runtime& other, Heuristic& heuristic, std::optional<Int> budget);
 
   // Replays the whole schedule (simrd's Graph.get_closure()(rt)), from the
   // next command not run yet (see RunScheduleUntil) to the end.
   // OutOfMemory, RematExceeded and SimrdAssertion propagate; an assertion's
   // message names the log line of the command that tripped it.
-  void RunSchedule() { RunScheduleUntil(graph_.schedule.size()); }
+  void RunSchedule() { RunScheduleUntil(graph_->schedule.size()); }
   // The same, stopping before command `end`.
   void RunScheduleUntil(size_t end);
   // The index of the next command to run (the failing one after a throw).
@@ -152,8 +157,10 @@ class Runtime {
   // The schedule from next_command_ up to `end`; next_command_ is the
   // command being run.
   void RunCommands(size_t end);
-  // Member-wise; the fork constructor then rebinds what points into *this.
+  // Member-wise; the forks then rebind what points into *this (AdoptFork).
   Runtime(const Runtime&) = default;
+  Runtime& operator=(const Runtime&) = default;
+  void AdoptFork(Heuristic& heuristic, std::optional<Int> budget);
   struct Frame {
     TensorId t;
     bool rematerialize;
@@ -205,7 +212,7 @@ class Runtime {
     if (!ok) throw SimrdAssertion(what);
   }
 
-  const Graph& graph_;
+  const Graph* graph_;
   RuntimeOptions options_;
   Heuristic* heuristic_;
   RuntimeObserver* observer_;

@@ -25,6 +25,11 @@ Sha256::Sha256() : state_(std::make_unique<State>()) {
 
 Sha256::Sha256(const Sha256& other) : state_(std::make_unique<State>(*other.state_)) {}
 
+Sha256& Sha256::operator=(const Sha256& other) {
+  *state_ = *other.state_;
+  return *this;
+}
+
 Sha256::~Sha256() = default;
 
 void Sha256::Update(const void* data, size_t size) { SHA256_Update(&state_->context, data, size); }

@@ -16,7 +16,7 @@ class Sha256 {
   Sha256();
   // A copy digests on from where `other` is (a forked run's digest).
   Sha256(const Sha256& other);
-  Sha256& operator=(const Sha256&) = delete;
+  Sha256& operator=(const Sha256& other);  // digests on from where other is
   ~Sha256();
 
   void Update(const void* data, size_t size);

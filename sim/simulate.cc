@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "sim/heuristic.h"
@@ -241,10 +242,12 @@ void SimulateBudgets(const Graph& graph, const std::vector<RunConfig>& configs,
 
   auto heuristic = NewHeuristic(shared, prepared[0].rec);
   Runtime run(graph, unbounded, *heuristic, observer);
-  RunRecord end;             // the unbounded run's outcome, once it has one
-  end.config = shared;       // FillRecord reads config.stats
-  bool run_stopped = false;  // it stopped early: every later budget shares its end
-  size_t next = 0;           // position in `order`
+  RunRecord end;                // the unbounded run's outcome, once it has one
+  end.config = shared;          // FillRecord reads config.stats
+  bool run_stopped = false;     // it stopped early: every later budget shares its end
+  size_t next = 0;              // position in `order`
+  std::optional<Runtime> fork;  // one, refilled for each budget (Runtime::ForkFrom)
+  std::unique_ptr<Heuristic> own;
   for (; next < order.size(); ++next) {
     Prepared& p = prepared[order[next]];
     const auto diverges = std::upper_bound(demand_after.begin(), demand_after.end(), p.rec.budget);
@@ -254,10 +257,14 @@ void SimulateBudgets(const Graph& graph, const std::vector<RunConfig>& configs,
       run_stopped = true;
       break;
     }
-    auto own = NewHeuristic(shared, p.rec);
-    Runtime fork(run, *own, p.options.budget);
-    RunRest(fork, graph, &p.rec);
-    FillRecord(fork, fork.digest().HexDigest(), &p.rec);
+    // The new heuristic replaces the last fork's, which no run consults again.
+    own = NewHeuristic(shared, p.rec);
+    if (fork)
+      fork->ForkFrom(run, *own, p.options.budget);
+    else
+      fork.emplace(run, *own, p.options.budget);
+    RunRest(*fork, graph, &p.rec);
+    FillRecord(*fork, fork->digest().HexDigest(), &p.rec);
     on_record(order[next], std::move(p.rec));
   }
   if (next == order.size()) return;

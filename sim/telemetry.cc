@@ -16,6 +16,13 @@ EvictionDigest::EvictionDigest(const EvictionDigest& other)
   pending_.reserve(kFlushAt + 64);
 }
 
+EvictionDigest& EvictionDigest::operator=(const EvictionDigest& other) {
+  sha256_ = other.sha256_;
+  pending_ = other.pending_;  // within the room reserved
+  count_ = other.count_;
+  return *this;
+}
+
 EvictionDigest::~EvictionDigest() = default;
 
 // The line "<clock> <root_id>\n", as Python's str() prints both ints.

@@ -62,7 +62,7 @@ class EvictionDigest {
   ~EvictionDigest();
   // A copy digests on from where `other` is (a forked run's digest).
   EvictionDigest(const EvictionDigest& other);
-  EvictionDigest& operator=(const EvictionDigest&) = delete;
+  EvictionDigest& operator=(const EvictionDigest& other);  // the same, in this one's memory
   void Add(Int clock, TensorId root_id);
   std::string HexDigest();  // finishes the digest
   int64_t count() const { return count_; }

@@ -33,6 +33,11 @@ Graph TraceLogGraph(const TraceLog& log, const std::string& file, const ParseOpt
     }
   }
   GraphBuilder b(file, options);
+  // Room for the whole graph at once, as the text parser makes (a fuzz
+  // case's graph is built once per input, each allocation costly under ASan).
+  size_t lines = 0;
+  for (size_t i = k; i < log.instrs.size(); ++i) lines += log.instrs[i].LineCount();
+  b.Reserve(lines);
   for (; k < log.instrs.size(); ++k) {
     const TraceInstr& in = log.instrs[k];
     switch (in.op) {

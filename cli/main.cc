@@ -6,6 +6,7 @@
 // when there is one; with --json, one JSON object {"error", "command",
 // "file", "line"} on stderr instead, and stdout stays empty.
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -126,6 +127,16 @@ int main(int argc, char** argv) {
   std::unique_ptr<CommandLine> line;
   if (const char* only = NamedCommand(argc, argv)) {
     line = std::make_unique<CommandLine>(only);
+    // The table repeats each subcommand's name; a wrong one would build
+    // another subcommand (and only cost the speed-up, through the parse
+    // error below), so it is an error here, which every test of the
+    // command then shows.
+    const CLI::App& parser = line->app;
+    const auto built = parser.get_subcommands(std::function<bool(const CLI::App*)>());
+    if (built.size() != 1 || built[0]->get_name() != only)
+      return style.Report(std::string("internal error: the command table's \"") + only +
+                              "\" builds another subcommand (cli/main.cc, kCommands)",
+                          "", 0, 1);
     try {
       line->app.parse(argc, argv);
     } catch (const CLI::ParseError&) {

@@ -44,6 +44,7 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   // simrd marks the backward pass from the first operator whose name says so.
   in_bwd_ = in_bwd_ || name.find("backward") != std::string::npos;
   op.bwd = in_bwd_;
+  op.result.reserve(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string& res_name = results[i]->first;
     bool& defined = results[i]->second.defined;
@@ -122,7 +123,8 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
     entries.push_back(&Entry(r.name));
     if (Bound(*entries.back())) Fail(line, "result \"" + Excerpt(r.name) + "\" is already defined");
   }
-  OpId op = MakeOp(line, std::move(args), time, sizes, alias, op_name, entries);
+  OpId op =
+      MakeOp(line, std::move(args), time, std::move(sizes), std::move(alias), op_name, entries);
   for (size_t k = 0; k < results.size(); ++k) {
     TensorId t = g_.ops[op].result[k];
     ref_[t] = 1;
@@ -145,7 +147,8 @@ void GraphBuilder::Mutate(long line, const std::string& op_name,
     alias.push_back(-1);
     entries.push_back(&Entry(g_.tensors[args[m]].name + "$"));
   }
-  OpId op = MakeOp(line, args, time, sizes, alias, op_name, entries);
+  OpId op =
+      MakeOp(line, std::move(args), time, std::move(sizes), std::move(alias), op_name, entries);
   g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
   for (size_t k = 0; k < mutate.size(); ++k) {
     NameEntry& entry = Entry(arg_names[mutate[k]]);

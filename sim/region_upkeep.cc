@@ -59,7 +59,6 @@ void RegionUpkeep::Absorb(Region& region, bool reverse, StorageId frontier_s,
   uint64_t accesses = 0;
   Int compute = 0;
   uint64_t walk_entries = 0;  // what a walk counts for the storages added
-  const Int* computes = compute_.data();
   const StorageAdjacency& adjacency = Forward(reverse);
   region.interior.UniteWith(
       frontier_region.interior,
@@ -69,12 +68,11 @@ void RegionUpkeep::Absorb(Region& region, bool reverse, StorageId frontier_s,
       },
       [&](StorageId x) {
         ++accesses;
-        compute += computes[x];
-        walk_entries += adjacency.RowSize(x);
+        AddStorageSums(adjacency, x, &walk_entries, &compute);
       });
   if (!union_adds_frontier_s) {
     ++accesses;
-    compute += computes[frontier_s];
+    compute += compute_[frontier_s];
     if (!frontier_s_inside) walk_entries += adjacency.RowSize(frontier_s);
     region.interior.Insert(frontier_s);
   }
@@ -350,10 +348,7 @@ void RegionUpkeep::AddSums(const IdSet& set, const StorageAdjacency& adjacency, 
                            Int* compute) const {
   set.ForEachWord([&](StorageId first,
                       uint64_t bits) { AddWordSums(adjacency, first, bits, entries, compute); },
-                  [&](StorageId x) {
-                    *entries += adjacency.RowSize(x);
-                    *compute += compute_[x];
-                  });
+                  [&](StorageId x) { AddStorageSums(adjacency, x, entries, compute); });
 }
 
 void RegionUpkeep::AddWordSums(const StorageAdjacency& adjacency, StorageId first, uint64_t bits,
@@ -367,11 +362,8 @@ void RegionUpkeep::AddWordSums(const StorageAdjacency& adjacency, StorageId firs
     *compute += sums.values;
     return;
   }
-  for (uint64_t b = bits; b != 0; b &= b - 1) {
-    const StorageId x = first | static_cast<StorageId>(__builtin_ctzll(b));
-    *entries += adjacency.RowSize(x);
-    *compute += compute_[x];
-  }
+  for (uint64_t b = bits; b != 0; b &= b - 1)
+    AddStorageSums(adjacency, first | static_cast<StorageId>(__builtin_ctzll(b)), entries, compute);
 }
 
 // The storages of the interior that the storages now material

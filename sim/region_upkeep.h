@@ -155,6 +155,12 @@ class RegionUpkeep {
   // computes of the storages of set.
   void AddSums(const IdSet& set, const StorageAdjacency& adjacency, uint64_t* entries,
                Int* compute) const;
+  // The same for storage x alone.
+  void AddStorageSums(const StorageAdjacency& adjacency, StorageId x, uint64_t* entries,
+                      Int* compute) const {
+    *entries += adjacency.RowSize(x);
+    *compute += compute_[x];
+  }
   // The same for the storages first + i of each bit i of bits: a bitmap
   // word at a time (SumMasked) while every compute fits (computes_fit_), a
   // storage at a time otherwise.

@@ -16,8 +16,9 @@ namespace dtrcheck {
 // pad), keeps large blocks in it rather than in separate mappings, asks
 // the kernel (madvise MADV_HUGEPAGE) to back it with huge pages, and makes
 // new blocks start at its first huge-page boundary (the part below cannot
-// have huge pages). Pages are still only faulted in when touched. Does nothing where the kernel has no
-// transparent huge pages, or when the user set GLIBC_TUNABLES (theirs wins).
+// have huge pages). Pages are still only faulted in when touched. Does
+// nothing where the kernel has no transparent huge pages, or when the user
+// set GLIBC_TUNABLES (theirs wins).
 void UseHugePagesForHeap();
 
 }  // namespace dtrcheck

@@ -14,7 +14,7 @@ void GraphBuilder::Reserve(size_t lines) {
   map_.reserve(map_.size() + lines / 2);
 }
 
-TensorId GraphBuilder::Lookup(long line, const std::string& name) const {
+TensorId GraphBuilder::Lookup(long line, std::string_view name) const {
   auto it = names_.find(name);
   if (it == names_.end() || it->second.map_pos == kUnbound)
     Fail(line, "reference to undefined tensor \"" + Excerpt(name) + "\"");
@@ -32,7 +32,7 @@ void GraphBuilder::Bind(NameEntry& name, TensorId t) {
 }
 
 OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
-                          std::vector<int32_t> alias, const std::string& name,
+                          std::vector<int32_t> alias, std::string_view name,
                           const std::vector<NameEntry*>& results) {
   OpId id = static_cast<OpId>(g_.ops.size());
   GOp op;
@@ -40,20 +40,22 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   op.size = std::move(sizes);
   op.alias = std::move(alias);
   op.args = std::move(args);
-  op.name = name + "/" + std::to_string(next_id_++);
+  const std::string number = std::to_string(next_id_++);
+  op.name.reserve(name.size() + 1 + number.size());
+  op.name.append(name).append("/").append(number);
   // simrd marks the backward pass from the first operator whose name says so.
   in_bwd_ = in_bwd_ || name.find("backward") != std::string::npos;
   op.bwd = in_bwd_;
   op.result.reserve(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
-    const std::string& res_name = results[i]->first;
+    const std::string_view res_name = results[i]->first;
     bool& defined = results[i]->second.defined;
     if (defined) Fail(line, "tensor \"" + Excerpt(res_name) + "\" is defined twice");
     defined = true;
     GTensor t;
     t.op = id;
     t.index = static_cast<int32_t>(i);
-    t.name = res_name;
+    t.name.assign(res_name);
     int32_t a = op.alias[i];
     t.storage_size = a >= 0 ? g_.tensors[op.args[a]].storage_size : op.size[i];
     op.result.push_back(static_cast<TensorId>(g_.tensors.size()));
@@ -65,7 +67,7 @@ OpId GraphBuilder::MakeOp(long line, std::vector<TensorId> args, Int cost, std::
   return id;
 }
 
-void GraphBuilder::Constant(long line, const std::string& name, Int bytes) {
+void GraphBuilder::Constant(long line, std::string_view name, Int bytes) {
   NameEntry& entry = Entry(name);
   OpId op = MakeOp(line, {}, 0, {bytes}, {-1}, "constant", {&entry});
   g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
@@ -75,7 +77,7 @@ void GraphBuilder::Constant(long line, const std::string& name, Int bytes) {
   ref_[v] = 1;
 }
 
-void GraphBuilder::Copy(long line, const std::string& dst, const std::string& src) {
+void GraphBuilder::Copy(long line, std::string_view dst, std::string_view src) {
   TensorId t = Lookup(line, src);
   NameEntry& entry = Entry(dst);
   if (Bound(entry)) Fail(line, "COPY destination \"" + Excerpt(dst) + "\" is already defined");
@@ -84,7 +86,7 @@ void GraphBuilder::Copy(long line, const std::string& dst, const std::string& sr
   g_.schedule.push_back({CommandKind::kGet, t, static_cast<int32_t>(line)});
 }
 
-void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string& src) {
+void GraphBuilder::CopyFrom(long line, std::string_view dst, std::string_view src) {
   TensorId old = Lookup(line, dst);
   TensorId t = Lookup(line, src);
   Bind(Entry(dst), t);
@@ -94,7 +96,7 @@ void GraphBuilder::CopyFrom(long line, const std::string& dst, const std::string
   g_.schedule.push_back({CommandKind::kGet, t, static_cast<int32_t>(line)});
 }
 
-void GraphBuilder::Release(long line, const std::string& name) {
+void GraphBuilder::Release(long line, std::string_view name) {
   auto it = names_.find(name);
   if (it != names_.end() && it->second.map_pos != kUnbound) {
     TensorId t = map_[it->second.map_pos].second;
@@ -105,12 +107,15 @@ void GraphBuilder::Release(long line, const std::string& name) {
   }
 }
 
-void GraphBuilder::Call(long line, const std::string& op_name, std::vector<TensorId> args,
+void GraphBuilder::Call(long line, std::string_view op_name, std::vector<TensorId> args,
                         const std::vector<CallResult>& results, Int time) {
   if (results.empty()) Fail(line, "CALL without results");
   std::vector<Int> sizes;
   std::vector<int32_t> alias;
-  std::vector<NameEntry*> entries;
+  sizes.reserve(results.size());
+  alias.reserve(results.size());
+  std::vector<NameEntry*>& entries = entries_;
+  entries.clear();
   for (const CallResult& r : results) {
     // The readers check this when they read the ALIAS line; a log built in
     // memory may not have been read.
@@ -133,14 +138,17 @@ void GraphBuilder::Call(long line, const std::string& op_name, std::vector<Tenso
   g_.schedule.push_back({CommandKind::kCompute, op, static_cast<int32_t>(line)});
 }
 
-void GraphBuilder::Mutate(long line, const std::string& op_name,
+void GraphBuilder::Mutate(long line, std::string_view op_name,
                           const std::vector<std::string>& arg_names, std::vector<TensorId> args,
                           const std::vector<size_t>& mutate, Int time) {
   // An op without outputs: simrd's compute materializes tensors[0] (IndexError).
   if (mutate.empty()) Fail(line, "MUTATE without mutated arguments");
   std::vector<Int> sizes;
   std::vector<int32_t> alias;
-  std::vector<NameEntry*> entries;
+  sizes.reserve(mutate.size());
+  alias.reserve(mutate.size());
+  std::vector<NameEntry*>& entries = entries_;
+  entries.clear();
   for (size_t m : mutate) {
     if (m >= args.size()) Fail(line, "MUTATE index out of range of the arguments");
     sizes.push_back(g_.tensors[args[m]].storage_size);
@@ -162,7 +170,7 @@ void GraphBuilder::Mutate(long line, const std::string& op_name,
   }
 }
 
-void GraphBuilder::Annotate(const std::string& annotation) {
+void GraphBuilder::Annotate(std::string_view annotation) {
   if (annotation == "BACKWARD") in_bwd_ = true;
 }
 

@@ -11,7 +11,9 @@
 #define DTRCHECK_SIM_GRAPH_BUILDER_H_
 
 #include <cstdint>
+#include <memory_resource>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,9 +26,9 @@ namespace dtrcheck {
 
 // One result of a CALL: its MEMORY and ALIAS lines.
 struct CallResult {
-  std::string name;
-  Int memory = 0;      // ignored for an alias, as in simrd
-  int32_t alias = -1;  // index into the CALL's arguments, or -1
+  std::string_view name;  // must outlive the Call
+  Int memory = 0;         // ignored for an alias, as in simrd
+  int32_t alias = -1;     // index into the CALL's arguments, or -1
 };
 
 class GraphBuilder {
@@ -41,21 +43,21 @@ class GraphBuilder {
   void Reserve(size_t lines);
 
   // The tensor a name refers to now (tensor_map[name]).
-  TensorId Lookup(long line, const std::string& name) const;
+  TensorId Lookup(long line, std::string_view name) const;
 
   // `line` is the line errors name: for a constant its MEMORY line, as in
   // simrd, where the constant is made when that line is read.
-  void Constant(long line, const std::string& name, Int bytes);
-  void Copy(long line, const std::string& dst, const std::string& src);
-  void CopyFrom(long line, const std::string& dst, const std::string& src);
-  void Release(long line, const std::string& name);
+  void Constant(long line, std::string_view name, Int bytes);
+  void Copy(long line, std::string_view dst, std::string_view src);
+  void CopyFrom(long line, std::string_view dst, std::string_view src);
+  void Release(long line, std::string_view name);
   // `args` are the arguments' tensors, looked up (Lookup) before the
   // result lines were read, as simrd does.
-  void Call(long line, const std::string& op, std::vector<TensorId> args,
+  void Call(long line, std::string_view op, std::vector<TensorId> args,
             const std::vector<CallResult>& results, Int time);
-  void Mutate(long line, const std::string& op, const std::vector<std::string>& arg_names,
+  void Mutate(long line, std::string_view op, const std::vector<std::string>& arg_names,
               std::vector<TensorId> args, const std::vector<size_t>& mutate, Int time);
-  void Annotate(const std::string& annotation);
+  void Annotate(std::string_view annotation);
 
   // Pins or sizes the outputs (the names still referenced) and returns the
   // Graph. The builder is spent afterwards.
@@ -74,15 +76,29 @@ class GraphBuilder {
     size_t map_pos = kUnbound;
     bool defined = false;
   };
-  using NameEntry = std::pair<const std::string, Name>;
-  NameEntry& Entry(const std::string& name) { return *names_.try_emplace(name).first; }
+  using NameEntry = std::pair<const std::pmr::string, Name>;
+  // Names are looked up as views of the log's text: no string is made for
+  // a name the table has. The table's nodes and long names are carved from
+  // one growing buffer (names_memory_) and freed with it at once: a trace
+  // has as many names as tensors, each a node that malloc would otherwise
+  // allocate and free one by one.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  using NameTable = std::pmr::unordered_map<std::pmr::string, Name, NameHash, std::equal_to<>>;
+  NameEntry& Entry(std::string_view name) {
+    auto it = names_.find(name);
+    if (it == names_.end()) it = names_.try_emplace(std::pmr::string(name, &names_memory_)).first;
+    return *it;
+  }
   // tensor_map[name] = t, keeping the position of an existing key (dict semantics).
   void Bind(NameEntry& name, TensorId t);
   static bool Bound(const NameEntry& name) { return name.second.map_pos != kUnbound; }
   // GOp.make: adds an op named "<name>/<n>" with fresh result tensors, named
   // as `results` say.
   OpId MakeOp(long line, std::vector<TensorId> args, Int cost, std::vector<Int> sizes,
-              std::vector<int32_t> alias, const std::string& name,
+              std::vector<int32_t> alias, std::string_view name,
               const std::vector<NameEntry*>& results);
 
   std::string file_;
@@ -90,10 +106,12 @@ class GraphBuilder {
   Graph g_;
   bool in_bwd_ = false;
   std::vector<int64_t> ref_;  // simrd's GTensor.meta['_ref']
-  std::unordered_map<std::string, Name> names_;
+  std::pmr::monotonic_buffer_resource names_memory_;
+  NameTable names_{&names_memory_};
+  std::vector<NameEntry*> entries_;  // Call's and Mutate's, kept for their room
   // tensor_map in insertion order; the names are names_'s keys, whose nodes
   // do not move.
-  std::vector<std::pair<const std::string*, TensorId>> map_;
+  std::vector<std::pair<const std::pmr::string*, TensorId>> map_;
   int64_t next_id_ = 0;
 };
 

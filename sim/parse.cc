@@ -54,27 +54,33 @@ class Parser {
     if (in.fast[key].get(v)) Fail(in.line, "");
     return v;
   }
-  std::string StringField(const Instr& in, const char* key) const {
+  // The string as a view: of the fast reader's line (valid until kFastRing
+  // more lines are read), or of *scratch, which the reference reader's copy
+  // goes to.
+  std::string_view StringView(const Instr& in, const char* key, std::string* scratch) const {
     if (fast_) {
       std::string_view v;
       if (FastField(in, key).get_string().get(v)) Fail(in.line, "");
-      return std::string(v);
+      return v;
     }
-    return reference_.String(in, key);
+    *scratch = reference_.String(in, key);
+    return *scratch;
   }
-  std::vector<std::string> StringListField(const Instr& in, const char* key) const {
+  // Into *out, whose strings keep their room from line to line.
+  void StringListField(const Instr& in, const char* key, std::vector<std::string>* out) const {
     if (fast_) {
-      std::vector<std::string> out;
       simdjson::dom::array list;
       if (FastField(in, key).get_array().get(list)) Fail(in.line, "");
+      out->resize(list.size());
+      size_t i = 0;
       for (simdjson::dom::element e : list) {
         std::string_view v;
         if (e.get_string().get(v)) Fail(in.line, "");
-        out.emplace_back(v);
+        (*out)[i++].assign(v);
       }
-      return out;
+      return;
     }
-    return reference_.Names(in, key);
+    *out = reference_.Names(in, key);
   }
   // As LogLineReader::AliasIndex and MutateIndices.
   int32_t AliasField(const Instr& in, size_t n_args) const;
@@ -103,6 +109,14 @@ class Parser {
   bool fast_;
   simdjson::dom::parser fast_parsers_[kFastRing];
   Instr fast_lines_[kFastRing];
+  // Run's per-line values, reused so that reading a line allocates nothing
+  // once they have grown: a CALL's name, arguments' and results' names
+  // (copied: its result lines may outlast the ring), and spare strings for
+  // the reference reader's StringView.
+  std::string op_name_;
+  std::vector<std::string> arg_names_, result_names_;
+  std::vector<CallResult> results_;
+  std::string scratch_[2];
 };
 
 Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) const {
@@ -204,7 +218,8 @@ Graph Parser::Run(std::string_view text) {
       // The fast reader's Fail leaves the message to the reference reader.
       if (!more) Fail(line_count, "no START annotation (use --no-start for logs without one)");
       const Instr& in = take();
-      if (in.kind == LineKind::kAnnotate && StringField(in, "ANNOTATION") == "START") break;
+      if (in.kind == LineKind::kAnnotate && StringView(in, "ANNOTATION", &scratch_[0]) == "START")
+        break;
     }
   }
   // A line is held only until kFastRing more are read: a CALL keeps its
@@ -225,40 +240,47 @@ Graph Parser::Run(std::string_view text) {
     const Instr& l = take();
     switch (l.kind) {
       case LineKind::kConstant: {
-        std::string name = StringField(l, "NAME");
+        op_name_.assign(StringView(l, "NAME", &scratch_[0]));
+        const std::string& name = op_name_;
         const Instr& m = pop(l.line, "MEMORY");
         if (m.kind != LineKind::kMemory)
           Fail(m.line, "expected the MEMORY line of constant \"" + Excerpt(name) + "\"");
-        if (StringField(m, "NAME") != name)
-          Fail(m.line, "MEMORY line names \"" + Excerpt(StringField(m, "NAME")) +
-                           "\", expected \"" + Excerpt(name) + "\"");
+        const std::string_view memory_name = StringView(m, "NAME", &scratch_[0]);
+        if (memory_name != name)
+          Fail(m.line, "MEMORY line names \"" + Excerpt(memory_name) + "\", expected \"" +
+                           Excerpt(name) + "\"");
         b.Constant(m.line, name, IntField(m, "MEMORY"));
         break;
       }
       case LineKind::kCopy:
-        b.Copy(l.line, StringField(l, "DST"), StringField(l, "SRC"));
+        b.Copy(l.line, StringView(l, "DST", &scratch_[0]), StringView(l, "SRC", &scratch_[1]));
         break;
       case LineKind::kRelease:
-        b.Release(l.line, StringField(l, "NAME"));
+        b.Release(l.line, StringView(l, "NAME", &scratch_[0]));
         break;
       case LineKind::kCall:
       case LineKind::kMutate: {
         bool call = l.kind == LineKind::kCall;
         const long line = l.line;
-        std::string name = StringField(l, "NAME");
-        std::vector<std::string> arg_names = StringListField(l, "ARGS");
+        op_name_.assign(StringView(l, "NAME", &scratch_[0]));
+        const std::string& name = op_name_;
+        std::vector<std::string>& arg_names = arg_names_;
+        StringListField(l, "ARGS", &arg_names);
         Int time = IntField(l, "TIME");
         std::vector<TensorId> args;
+        args.reserve(arg_names.size());
         for (const auto& a : arg_names) args.push_back(b.Lookup(l.line, a));
         if (call) {
-          std::vector<std::string> names = StringListField(l, "RESULT");
-          std::vector<CallResult> results;
+          std::vector<std::string>& names = result_names_;
+          StringListField(l, "RESULT", &names);
+          std::vector<CallResult>& results = results_;
+          results.clear();
           for (const auto& r : names) {
             const Instr& m = pop(line, "MEMORY");
-            if (m.kind != LineKind::kMemory || StringField(m, "NAME") != r)
+            if (m.kind != LineKind::kMemory || StringView(m, "NAME", &scratch_[0]) != r)
               Fail(m.line, "expected the MEMORY line of \"" + Excerpt(r) + "\"");
             const Instr& al = pop(line, "ALIAS");
-            if (al.kind != LineKind::kAlias || StringField(al, "NAME") != r)
+            if (al.kind != LineKind::kAlias || StringView(al, "NAME", &scratch_[0]) != r)
               Fail(al.line, "expected the ALIAS line of \"" + Excerpt(r) + "\"");
             int32_t a = AliasField(al, args.size());
             // simrd reads a view's MEMORY value with int() only when ALIAS is
@@ -280,10 +302,10 @@ Graph Parser::Run(std::string_view text) {
         break;
       }
       case LineKind::kAnnotate:
-        b.Annotate(StringField(l, "ANNOTATION"));
+        b.Annotate(StringView(l, "ANNOTATION", &scratch_[0]));
         break;
       case LineKind::kCopyFrom:
-        b.CopyFrom(l.line, StringField(l, "DST"), StringField(l, "SRC"));
+        b.CopyFrom(l.line, StringView(l, "DST", &scratch_[0]), StringView(l, "SRC", &scratch_[1]));
         break;
       case LineKind::kMemory:
         Fail(l.line, "MEMORY line outside a CONSTANT or CALL");

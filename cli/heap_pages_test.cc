@@ -24,8 +24,9 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-// The VmFlags line of the mapping that holds `address`, "" if none does.
-std::string VmFlagsAt(const void* address) {
+// The line starting with `field` (as "VmFlags:") of the mapping that holds
+// `address` in /proc/self/smaps, "" if there is none.
+std::string SmapsLineAt(const void* address, const std::string& field) {
   const auto a = reinterpret_cast<uintptr_t>(address);
   std::istringstream smaps(ReadFile("/proc/self/smaps"));
   std::string line;
@@ -38,20 +39,27 @@ std::string VmFlagsAt(const void* address) {
       inside = lo <= a && a < hi;
       continue;
     }
-    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+    if (inside && line.rfind(field, 0) == 0) return line;
   }
   return "";
 }
+
+std::string VmFlagsAt(const void* address) { return SmapsLineAt(address, "VmFlags:"); }
 
 bool KernelOffersHugePagesOnRequest() {
   std::string mode = ReadFile("/sys/kernel/mm/transparent_hugepage/enabled");
   return mode.find("[madvise]") != std::string::npos || mode.find("[always]") != std::string::npos;
 }
 
+// Why UseHugePagesForHeap cannot be tested here, or nullptr.
+const char* WhyNoHugePages() {
+  if (std::getenv("GLIBC_TUNABLES")) return "GLIBC_TUNABLES set: the function leaves malloc alone";
+  if (!KernelOffersHugePagesOnRequest()) return "no transparent huge pages here";
+  return nullptr;
+}
+
 TEST(HeapPages, LargeBlocksComeFromAHugePageHeap) {
-  if (std::getenv("GLIBC_TUNABLES"))
-    GTEST_SKIP() << "GLIBC_TUNABLES set: the function leaves malloc alone";
-  if (!KernelOffersHugePagesOnRequest()) GTEST_SKIP() << "no transparent huge pages here";
+  if (const char* why = WhyNoHugePages()) GTEST_SKIP() << why;
   UseHugePagesForHeap();
   // 8 MiB: above malloc's default mmap threshold, so it lands in the heap
   // only because the threshold was raised.
@@ -65,9 +73,7 @@ TEST(HeapPages, LargeBlocksComeFromAHugePageHeap) {
 // blocks must not start there (on the LSTM trace the parse faulted up to
 // 2 MiB of it in 4 KiB at a time, some 330 faults of 530 in a run).
 TEST(HeapPages, NewBlocksStartOnTheHugePagePart) {
-  if (std::getenv("GLIBC_TUNABLES"))
-    GTEST_SKIP() << "GLIBC_TUNABLES set: the function leaves malloc alone";
-  if (!KernelOffersHugePagesOnRequest()) GTEST_SKIP() << "no transparent huge pages here";
+  if (const char* why = WhyNoHugePages()) GTEST_SKIP() << why;
   UseHugePagesForHeap();
   // Larger than any block freed before: carved from the top of the heap.
   std::unique_ptr<char[]> block(new char[size_t{1} << 20]);
@@ -88,21 +94,8 @@ long ThpFallbacks() {
 
 // The AnonHugePages of the mapping that holds `address`, in kB (-1: none).
 long AnonHugeKbAt(const void* address) {
-  const auto a = reinterpret_cast<uintptr_t>(address);
-  std::istringstream smaps(ReadFile("/proc/self/smaps"));
-  std::string line;
-  bool inside = false;
-  while (std::getline(smaps, line)) {
-    uintptr_t lo = 0, hi = 0;
-    char dash = 0;
-    std::istringstream head(line);
-    if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
-      inside = lo <= a && a < hi;
-      continue;
-    }
-    if (inside && line.rfind("AnonHugePages:", 0) == 0) return std::stol(line.substr(14));
-  }
-  return -1;
+  const std::string line = SmapsLineAt(address, "AnonHugePages:");
+  return line.empty() ? -1 : std::stol(line.substr(line.find(':') + 1));
 }
 
 // The first block's memory is a huge page: nothing malloc wrote while the
@@ -111,9 +104,7 @@ long AnonHugeKbAt(const void* address) {
 // heap starts, which the kernel randomizes: a regression shows in about
 // half the runs.)
 TEST(HeapPages, FirstHugePageIsWhole) {
-  if (std::getenv("GLIBC_TUNABLES"))
-    GTEST_SKIP() << "GLIBC_TUNABLES set: the function leaves malloc alone";
-  if (!KernelOffersHugePagesOnRequest()) GTEST_SKIP() << "no transparent huge pages here";
+  if (const char* why = WhyNoHugePages()) GTEST_SKIP() << why;
   UseHugePagesForHeap();
   const long fallbacks = ThpFallbacks();
   std::unique_ptr<char[]> block(new char[size_t{1} << 20]);

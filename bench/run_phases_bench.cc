@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
     dtrcheck::Baseline baseline;
     dtrcheck::RunRecord record;
     Timed("parse", [&] { graph = dtrcheck::ParseTraceFile(argv[1], dtrcheck::ParseOptions{}); });
-    Timed("baseline run", [&] { baseline = dtrcheck::RunBaseline(graph, config.baseline_runtime); });
+    Timed("baseline run",
+          [&] { baseline = dtrcheck::RunBaseline(graph, config.baseline_runtime); });
     Timed("simulation (first)", [&] { record = dtrcheck::Simulate(graph, config, baseline); });
     double best = 0;
     for (int i = 0; i < rounds; ++i) {
@@ -79,7 +80,8 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    if (rounds > 0) std::printf("%-22s %8.2f ms CPU (best of %d)\n", "simulation (again)", best, rounds);
+    if (rounds > 0)
+      std::printf("%-22s %8.2f ms CPU (best of %d)\n", "simulation (again)", best, rounds);
     std::printf("record: %s, heuristic_access_count %s, eviction digest %s\n",
                 dtrcheck::StatusName(record.status),
                 dtrcheck::IntToString(record.heuristic_access_count).c_str(),

@@ -46,9 +46,10 @@ void UseHugePagesForHeap() {
   // untouched, it costs address space only. Kept in a static so leak
   // checkers see it (volatile, or the compiler drops the unused allocation).
   [[maybe_unused]] static void* volatile skipped_prefix;
-  if (end > begin) skipped_prefix = std::malloc(begin - top - kChunkHeader);
+  if (end <= begin) return;
+  skipped_prefix = std::malloc(begin - top - kChunkHeader);
   // Fails (EINVAL) on a kernel without transparent huge pages: nothing lost.
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
 }  // namespace dtrcheck

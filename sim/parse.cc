@@ -110,10 +110,11 @@ class Parser {
   simdjson::dom::parser fast_parsers_[kFastRing];
   Instr fast_lines_[kFastRing];
   // Run's per-line values, reused so that reading a line allocates nothing
-  // once they have grown: a CALL's name, arguments' and results' names
-  // (copied: its result lines may outlast the ring), and spare strings for
-  // the reference reader's StringView.
-  std::string op_name_;
+  // once they have grown: the NAME of a CONSTANT, CALL or MUTATE line, a
+  // CALL's arguments' and results' names (copied: the lines that follow may
+  // outlast the ring), and spare strings for the reference reader's
+  // StringView.
+  std::string name_;
   std::vector<std::string> arg_names_, result_names_;
   std::vector<CallResult> results_;
   std::string scratch_[2];
@@ -240,8 +241,8 @@ Graph Parser::Run(std::string_view text) {
     const Instr& l = take();
     switch (l.kind) {
       case LineKind::kConstant: {
-        op_name_.assign(StringView(l, "NAME", &scratch_[0]));
-        const std::string& name = op_name_;
+        name_.assign(StringView(l, "NAME", &scratch_[0]));
+        const std::string& name = name_;
         const Instr& m = pop(l.line, "MEMORY");
         if (m.kind != LineKind::kMemory)
           Fail(m.line, "expected the MEMORY line of constant \"" + Excerpt(name) + "\"");
@@ -262,8 +263,8 @@ Graph Parser::Run(std::string_view text) {
       case LineKind::kMutate: {
         bool call = l.kind == LineKind::kCall;
         const long line = l.line;
-        op_name_.assign(StringView(l, "NAME", &scratch_[0]));
-        const std::string& name = op_name_;
+        name_.assign(StringView(l, "NAME", &scratch_[0]));
+        const std::string& name = name_;
         std::vector<std::string>& arg_names = arg_names_;
         StringListField(l, "ARGS", &arg_names);
         Int time = IntField(l, "TIME");

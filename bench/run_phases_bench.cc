@@ -7,7 +7,7 @@
 // start, is what `bench/bench_vs_simrd.sh` times. The heap is set up as
 // dtrcheck's is (cli/heap_pages.h).
 //
-//   build/bin/run_phases_bench TRACE_FILE [RATIO] [ROUNDS] [HEURISTIC]
+//   build/bin/run_phases_bench [--ratio R] [--rounds N] [--heuristic H] TRACE_FILE
 //
 // (defaults 0.3, 20, DTR; a trace's file: `dtrcheck trace-path lstm`). Run
 // by hand, never by ctest: speed is measured, not asserted. The record's
@@ -49,23 +49,55 @@ void Timed(const char* phase, F&& f) {
               MinorFaults() - faults);
 }
 
+int Usage(const std::string& why) {
+  std::fprintf(stderr,
+               "run_phases_bench: %s\n"
+               "usage: run_phases_bench [--ratio R] [--rounds N] [--heuristic H] TRACE_FILE\n",
+               why.c_str());
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 5) {
-    std::fprintf(stderr, "usage: %s TRACE_FILE [RATIO] [ROUNDS] [HEURISTIC]\n", argv[0]);
-    return 2;
-  }
-  dtrcheck::UseHugePagesForHeap();
   dtrcheck::RunConfig config;
-  config.ratio = argc > 2 ? std::atof(argv[2]) : 0.3;
-  const int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
-  if (argc > 4) config.heuristic = argv[4];
+  config.ratio = 0.3;
+  int rounds = 20;
+  std::string trace;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) std::exit(Usage(a + " needs a value"));
+      return argv[++i];
+    };
+    char* end = nullptr;
+    if (a == "--ratio") {
+      const char* v = value();
+      const double r = std::strtod(v, &end);
+      if (*end != '\0' || !(r > 0 && r <= 1e6)) return Usage(a + ": not a number in (0, 1e6]");
+      config.ratio = r;
+    } else if (a == "--rounds") {
+      const char* v = value();
+      const long n = std::strtol(v, &end, 10);
+      if (*end != '\0' || n < 0 || n > 1000000) return Usage(a + ": not a whole number in range");
+      rounds = static_cast<int>(n);
+    } else if (a == "--heuristic") {
+      config.heuristic = value();
+    } else if (!a.empty() && a[0] == '-') {
+      return Usage("unknown option " + a);
+    } else if (trace.empty()) {
+      trace = a;
+    } else {
+      return Usage("one trace file only");
+    }
+  }
+  if (trace.empty()) return Usage("no trace file");
+  dtrcheck::UseHugePagesForHeap();
   try {
     dtrcheck::Graph graph;
     dtrcheck::Baseline baseline;
     dtrcheck::RunRecord record;
-    Timed("parse", [&] { graph = dtrcheck::ParseTraceFile(argv[1], dtrcheck::ParseOptions{}); });
+    Timed("parse", [&] { graph = dtrcheck::ParseTraceFile(trace, dtrcheck::ParseOptions{}); });
     Timed("baseline run",
           [&] { baseline = dtrcheck::RunBaseline(graph, config.baseline_runtime); });
     Timed("simulation (first)", [&] { record = dtrcheck::Simulate(graph, config, baseline); });

@@ -115,9 +115,9 @@ bool IdSet::Erase(int32_t x) {
     return true;
   }
   // A list of at most kLinearMax ids: scanned.
-  auto it = std::find(items_.begin(), items_.end(), x);
-  if (it == items_.end()) return false;
-  *it = items_.back();
+  const size_t at = FindId(items_.data(), items_.size(), x);
+  if (at == items_.size()) return false;
+  items_[at] = items_.back();
   items_.pop_back();
   return true;
 }

@@ -18,6 +18,10 @@
 
 #include <boost/container/small_vector.hpp>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "sim/py_arith.h"
 
 namespace dtrcheck {
@@ -28,6 +32,34 @@ inline void PrefetchLines(const void* p, size_t bytes) {
   constexpr size_t kCacheLine = 64;
   const char* c = static_cast<const char*>(p);
   for (size_t off = 0; off < bytes; off += kCacheLine) __builtin_prefetch(c + off);
+}
+
+// The index of x among the n ids at p, or n if it is not there. Absorbs
+// look for an id in frontiers of 9 to 32 ids four times each, and a scalar
+// scan, which leaves the loop mispredicted, was a seventh of their time:
+// SSE2 (every x86-64 has it) compares eight ids at a time, without a branch
+// per id.
+inline size_t FindId(const int32_t* p, size_t n, int32_t x) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i key = _mm_set1_epi32(x);
+  auto mask4 = [&](size_t at) {
+    const __m128i ids = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    return _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ids, key)));
+  };
+  for (; i + 8 <= n; i += 8) {
+    const int mask = mask4(i) | (mask4(i + 4) << 4);
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  }
+  if (i + 4 <= n) {
+    const int mask = mask4(i);
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 4;
+  }
+#endif
+  for (; i < n; ++i)
+    if (p[i] == x) return i;
+  return n;
 }
 
 // A set of storage ids. Python sets are unordered and what simrd computes
@@ -110,9 +142,7 @@ class IdSet {
   }
   bool Contains(int32_t x) const {
     if (indexed_ || (items_.size() > kLinearMax && BuildIndex())) return HasBit(x);
-    for (int32_t y : items_)
-      if (y == x) return true;
-    return false;
+    return FindId(items_.data(), items_.size(), x) != items_.size();
   }
   bool Insert(int32_t x) {  // true if inserted
     if (Contains(x)) return false;

@@ -37,6 +37,20 @@ std::vector<int32_t> Scrambled(int32_t n) {
   return ids;
 }
 
+// FindId's vector blocks (8, then 4 ids) and scalar tail, against std::find:
+// every length to past two blocks, the id at every position (first match
+// when repeated), and absent.
+TEST(FindId, FindsTheFirstMatchAtEveryPositionOfEveryLength) {
+  for (size_t n = 0; n <= 21; ++n) {
+    std::vector<int32_t> ids(n);
+    for (size_t i = 0; i < n; ++i) ids[i] = static_cast<int32_t>(100 + i % 13);
+    for (int32_t x = 99; x <= 113; ++x) {
+      const size_t expected = static_cast<size_t>(std::find(ids.begin(), ids.end(), x) - ids.begin());
+      EXPECT_EQ(FindId(ids.data(), n, x), expected) << "n=" << n << " x=" << x;
+    }
+  }
+}
+
 TEST(IdSet, InsertionOrderKeptPastTheIndexThreshold) {
   IdSet set;
   const std::vector<int32_t> ids = Scrambled(1000);

@@ -38,7 +38,7 @@ class Chain : public ::testing::Test {
       upkeep_->AddStorage();
       upkeep_->SetCompute(s, 10 * (s + 1), /*first=*/true);
     }
-    for (StorageId s = 0; s < 3; ++s) upkeep_->AddEdge(s, s + 1);
+    for (StorageId s = 0; s < 3; ++s) upkeep_->AddEdge(s, s + 1, /*child_is_new=*/false);
     for (StorageId s = 0; s < 4; ++s) upkeep_->SetMaterial(s, material[s]);
   }
   Int accesses_ = 0;
@@ -137,16 +137,16 @@ TEST(RegionUpdate, FollowsEdgesGainedSinceTheWalk) {
     upkeep.AddStorage();
     upkeep.SetCompute(s, 10 * (s + 1), /*first=*/true);
   }
-  upkeep.AddEdge(0, 1);
-  upkeep.AddEdge(1, 2);
+  upkeep.AddEdge(0, 1, /*child_is_new=*/false);
+  upkeep.AddEdge(1, 2, /*child_is_new=*/false);
   for (StorageId s : {0, 2, 3, 4}) upkeep.SetMaterial(s, true);
   Region of0;
   upkeep.Rebuild(of0, 0, false);
   EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{2}));
-  upkeep.AddEdge(1, 3);
+  upkeep.AddEdge(1, 3, /*child_is_new=*/false);
   upkeep.Rebuild(of0, 0, false);
   EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{2, 3}));
-  upkeep.AddEdge(0, 4);
+  upkeep.AddEdge(0, 4, /*child_is_new=*/false);
   const Int before = accesses;
   upkeep.Rebuild(of0, 0, false);
   EXPECT_EQ(upkeep.updates(), 2);
@@ -182,7 +182,7 @@ void AbsorbDenseRegions(Int huge_compute) {
     upkeep.SetCompute(s, compute, /*first=*/true);
     if (s > 0) total += compute;
   }
-  for (StorageId s = 0; s + 1 < kN; ++s) upkeep.AddEdge(s, s + 1);
+  for (StorageId s = 0; s + 1 < kN; ++s) upkeep.AddEdge(s, s + 1, /*child_is_new=*/false);
   for (StorageId s = 0; s < kN; ++s) upkeep.SetMaterial(s, s == 0 || s == kCut);
   Region of0, of_cut;
   upkeep.Rebuild(of0, 0, false);

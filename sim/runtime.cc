@@ -302,8 +302,9 @@ void Runtime::Compute(OpId op_id) {
     for (int32_t i = 0; i < op.outputs; ++i) tensor_children_.Append(p, first + i);
   // The same edges at storage level, for region rebuilds.
   for (int32_t i = 0; i < op.outputs; ++i) {
-    StorageId si = tensor_storage_[first + i];
-    for (TensorId p : g.args) region_upkeep_.AddEdge(tensor_storage_[p], si);
+    const StorageId si = tensor_storage_[first + i];
+    const bool new_storage = storages_[si].root_id >= first;  // its root tensor is this op's
+    for (TensorId p : g.args) region_upkeep_.AddEdge(tensor_storage_[p], si, new_storage);
   }
 
   for (int32_t i = 0; i < op.outputs; ++i) {

@@ -156,6 +156,43 @@ TEST(RegionUpdate, FollowsEdgesGainedSinceTheWalk) {
   EXPECT_TRUE(accesses - before == 4);  // the rows of 0 and 1, two entries each
 }
 
+// A new storage's first parent edges (child_is_new) are no change for the
+// regions that meet it; a parent edge it gains later (an alias's operator)
+// is one, and the update must follow it. Storages 0 -> 1 -> 2, created in
+// that order, 1 evicted: the reverse region of 2 holds 1 inside and 0 at
+// its edge. Then 1 gains parent 3, material: the update (checked against
+// a walk, which throws on a difference) must put 3 on the frontier.
+TEST(RegionUpdate, FirstParentEdgesAreNoChangeLaterOnesAre) {
+  Int accesses = 0;
+  EpochMarks marks, marks2;
+  RegionUpkeep upkeep(RegionRebuilds::kUpdateChecked, &accesses, &marks, &marks2);
+  upkeep.Reserve({1, 1, 0, 1}, {0, 2, 1, 0}, /*updatable=*/true);
+  auto add_storage = [&](StorageId s) {
+    marks.AddSlot();
+    marks2.AddSlot();
+    upkeep.AddStorage();
+    upkeep.SetCompute(s, 10 * (s + 1), /*first=*/true);
+  };
+  add_storage(0);
+  add_storage(1);
+  upkeep.AddEdge(0, 1, /*child_is_new=*/true);
+  add_storage(2);
+  upkeep.AddEdge(1, 2, /*child_is_new=*/true);
+  for (StorageId s : {0, 2}) upkeep.SetMaterial(s, true);
+  Region rev_of2;
+  upkeep.Rebuild(rev_of2, 2, true);
+  EXPECT_EQ(Sorted(rev_of2.interior), (std::vector<StorageId>{1}));
+  EXPECT_EQ(Sorted(rev_of2.frontier), (std::vector<StorageId>{0}));
+  upkeep.Rebuild(rev_of2, 2, true);  // nothing changed since the walk
+  EXPECT_EQ(upkeep.updates(), 1);
+  add_storage(3);
+  upkeep.SetMaterial(3, true);
+  upkeep.AddEdge(3, 1, /*child_is_new=*/false);
+  EXPECT_NO_THROW(upkeep.Rebuild(rev_of2, 2, true));
+  EXPECT_EQ(Sorted(rev_of2.frontier), (std::vector<StorageId>{0, 3}));
+  EXPECT_TRUE(rev_of2.compute == 20);
+}
+
 // A long chain 0 -> 1 -> ... -> 299, evicted but for 0 and 100: the
 // regions of 0 (interior 1..99) and of 100 (interior 101..299) are dense
 // bitmaps, and evicting 100 unites them a bitmap word at a time

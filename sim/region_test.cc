@@ -45,7 +45,8 @@ TEST(FindId, FindsTheFirstMatchAtEveryPositionOfEveryLength) {
     std::vector<int32_t> ids(n);
     for (size_t i = 0; i < n; ++i) ids[i] = static_cast<int32_t>(100 + i % 13);
     for (int32_t x = 99; x <= 113; ++x) {
-      const size_t expected = static_cast<size_t>(std::find(ids.begin(), ids.end(), x) - ids.begin());
+      const size_t expected =
+          static_cast<size_t>(std::find(ids.begin(), ids.end(), x) - ids.begin());
       EXPECT_EQ(FindId(ids.data(), n, x), expected) << "n=" << n << " x=" << x;
     }
   }

@@ -98,7 +98,7 @@ class RegionUpkeep {
   // region meets with it (none can meet it before it exists): they are not
   // a change since a region met it, and marking them as one made every
   // region that absorbed storages newer than its walk sum again on each
-  // update (eight in nine interior storages updates saw as changed, on
+  // update (eleven in twelve interior storages updates saw as changed, on
   // LSTM).
   void AddEdge(StorageId parent, StorageId child, bool child_is_new) {
     children_.Append(parent, child);

@@ -31,8 +31,37 @@ struct UseReferenceReader {};
 // One log line, decoded by one of the readers: the reference reader's
 // object is LogLine::j (sim/log_line.h), the fast reader's is `fast` (see
 // FastLine for how long it lives).
+// The keys the parser reads. The fast reader finds them all in one pass
+// over a line's object (FastLine), not one scan of it per field read.
+enum Key : uint8_t {
+  kInstructionKey,
+  kNameKey,
+  kMemoryKey,
+  kAliasKey,
+  kArgsKey,
+  kResultKey,
+  kTimeKey,
+  kMutateKey,
+  kDstKey,
+  kSrcKey,
+  kAnnotationKey,
+  kKeyCount
+};
+constexpr const char* kKeyNames[kKeyCount] = {"INSTRUCTION", "NAME",   "MEMORY",    "ALIAS",
+                                              "ARGS",        "RESULT", "TIME",      "MUTATE",
+                                              "DST",         "SRC",    "ANNOTATION"};
+
+// The key a field's name is, or kKeyCount for any other name.
+Key KeyOf(std::string_view name) {
+  for (uint8_t k = 0; k < kKeyCount; ++k)
+    if (name == kKeyNames[k]) return static_cast<Key>(k);
+  return kKeyCount;
+}
+
 struct Instr : LogLine {
-  simdjson::dom::object fast;
+  // The fast reader's values of the keys in `present` (bit k for Key k).
+  simdjson::dom::element fields[kKeyCount];
+  uint32_t present = 0;
 };
 
 class Parser {
@@ -49,25 +78,24 @@ class Parser {
     if (fast_) throw UseReferenceReader{};
     reference_.Fail(line, message);
   }
-  simdjson::dom::element FastField(const Instr& in, const char* key) const {
-    simdjson::dom::element v;
-    if (in.fast[key].get(v)) Fail(in.line, "");
-    return v;
+  simdjson::dom::element FastField(const Instr& in, Key key) const {
+    if ((in.present >> key & 1) == 0) Fail(in.line, "");
+    return in.fields[key];
   }
   // The string as a view: of the fast reader's line (valid until kFastRing
   // more lines are read), or of *scratch, which the reference reader's copy
   // goes to.
-  std::string_view StringView(const Instr& in, const char* key, std::string* scratch) const {
+  std::string_view StringView(const Instr& in, Key key, std::string* scratch) const {
     if (fast_) {
       std::string_view v;
       if (FastField(in, key).get_string().get(v)) Fail(in.line, "");
       return v;
     }
-    *scratch = reference_.String(in, key);
+    *scratch = reference_.String(in, kKeyNames[key]);
     return *scratch;
   }
   // Into *out, whose strings keep their room from line to line.
-  void StringListField(const Instr& in, const char* key, std::vector<std::string>* out) const {
+  void StringListField(const Instr& in, Key key, std::vector<std::string>* out) const {
     if (fast_) {
       simdjson::dom::array list;
       if (FastField(in, key).get_array().get(list)) Fail(in.line, "");
@@ -80,19 +108,19 @@ class Parser {
       }
       return;
     }
-    *out = reference_.Names(in, key);
+    *out = reference_.Names(in, kKeyNames[key]);
   }
   // As LogLineReader::AliasIndex and MutateIndices.
   int32_t AliasField(const Instr& in, size_t n_args) const;
   std::vector<size_t> MutateField(const Instr& in, size_t n_args) const;
   // As LogLineReader::Integer.
-  Int IntField(const Instr& in, const char* key, bool allow_minus_one = false) const;
+  Int IntField(const Instr& in, Key key, bool allow_minus_one = false) const;
   // The key must be present; its value is not read.
-  void RequireField(const Instr& in, const char* key) const {
+  void RequireField(const Instr& in, Key key) const {
     if (fast_) {
       FastField(in, key);
     } else {
-      reference_.Field(in, key);
+      reference_.Field(in, kKeyNames[key]);
     }
   }
 
@@ -120,8 +148,8 @@ class Parser {
   std::string scratch_[2];
 };
 
-Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) const {
-  if (!fast_) return reference_.Integer(in, key, allow_minus_one);
+Int Parser::IntField(const Instr& in, Key key, bool allow_minus_one) const {
+  if (!fast_) return reference_.Integer(in, kKeyNames[key], allow_minus_one);
   simdjson::dom::element v = FastField(in, key);
   std::optional<Int> value;
   int64_t i;
@@ -132,7 +160,7 @@ Int Parser::IntField(const Instr& in, const char* key, bool allow_minus_one) con
   } else if (!v.get_uint64().get(u)) {
     value = Int(u);
   } else if (!v.get_string().get(s)) {
-    value = ParseInt(std::string(s));
+    value = ParseInt(s);
   }
   if (!value || *value < (allow_minus_one ? -1 : 0) || *value > Int(INT64_MAX)) Fail(in.line, "");
   return *value;
@@ -144,21 +172,23 @@ const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
   Instr& in = fast_lines_[k % kFastRing];
   in.line = static_cast<long>(k + 1);
   simdjson::dom::element doc;
+  simdjson::dom::object object;
   if (fast_parsers_[k % kFastRing].parse(line_text.data(), line_text.size(), false).get(doc) ||
-      doc.get_object().get(in.fast))
+      doc.get_object().get(object))
     Fail(in.line, "");
   // Python keeps the last of repeated keys, simdjson finds the first: leave
-  // such lines to the reference reader.
-  std::string_view keys[16];
-  size_t n = 0;
-  for (simdjson::dom::key_value_pair field : in.fast) {
-    if (n == std::size(keys)) Fail(in.line, "");
-    for (size_t i = 0; i < n; ++i)
-      if (keys[i] == field.key) Fail(in.line, "");
-    keys[n++] = field.key;
+  // lines that repeat a key the parser reads to the reference reader (no
+  // other key is read, so its repeats change nothing).
+  in.present = 0;
+  for (simdjson::dom::key_value_pair field : object) {
+    const Key key = KeyOf(field.key);
+    if (key == kKeyCount) continue;
+    if (in.present >> key & 1) Fail(in.line, "");
+    in.present |= uint32_t{1} << key;
+    in.fields[key] = field.value;
   }
   std::string_view name;
-  if (in.fast["INSTRUCTION"].get_string().get(name)) Fail(in.line, "");
+  if (FastField(in, kInstructionKey).get_string().get(name)) Fail(in.line, "");
   std::optional<LineKind> kind = LineKindFromName(name);
   if (!kind) Fail(in.line, "");
   in.kind = *kind;
@@ -167,7 +197,7 @@ const Instr& Parser::FastLine(std::string_view line_text, size_t k) {
 
 int32_t Parser::AliasField(const Instr& in, size_t n_args) const {
   if (!fast_) return reference_.AliasIndex(in, n_args);
-  Int a = IntField(in, "ALIAS", /*allow_minus_one=*/true);
+  Int a = IntField(in, kAliasKey, /*allow_minus_one=*/true);
   if (a >= Int(n_args)) Fail(in.line, "");
   return static_cast<int32_t>(a);
 }
@@ -176,7 +206,7 @@ std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
   std::vector<size_t> mutate;
   if (fast_) {
     simdjson::dom::array list;
-    if (FastField(in, "MUTATE").get_array().get(list)) Fail(in.line, "");
+    if (FastField(in, kMutateKey).get_array().get(list)) Fail(in.line, "");
     for (simdjson::dom::element e : list) {
       int64_t i;
       if (e.get_int64().get(i) || i < 0 || i >= int64_t(n_args)) Fail(in.line, "");
@@ -219,7 +249,7 @@ Graph Parser::Run(std::string_view text) {
       // The fast reader's Fail leaves the message to the reference reader.
       if (!more) Fail(line_count, "no START annotation (use --no-start for logs without one)");
       const Instr& in = take();
-      if (in.kind == LineKind::kAnnotate && StringView(in, "ANNOTATION", &scratch_[0]) == "START")
+      if (in.kind == LineKind::kAnnotate && StringView(in, kAnnotationKey, &scratch_[0]) == "START")
         break;
     }
   }
@@ -241,47 +271,47 @@ Graph Parser::Run(std::string_view text) {
     const Instr& l = take();
     switch (l.kind) {
       case LineKind::kConstant: {
-        name_.assign(StringView(l, "NAME", &scratch_[0]));
+        name_.assign(StringView(l, kNameKey, &scratch_[0]));
         const std::string& name = name_;
         const Instr& m = pop(l.line, "MEMORY");
         if (m.kind != LineKind::kMemory)
           Fail(m.line, "expected the MEMORY line of constant \"" + Excerpt(name) + "\"");
-        const std::string_view memory_name = StringView(m, "NAME", &scratch_[0]);
+        const std::string_view memory_name = StringView(m, kNameKey, &scratch_[0]);
         if (memory_name != name)
           Fail(m.line, "MEMORY line names \"" + Excerpt(memory_name) + "\", expected \"" +
                            Excerpt(name) + "\"");
-        b.Constant(m.line, name, IntField(m, "MEMORY"));
+        b.Constant(m.line, name, IntField(m, kMemoryKey));
         break;
       }
       case LineKind::kCopy:
-        b.Copy(l.line, StringView(l, "DST", &scratch_[0]), StringView(l, "SRC", &scratch_[1]));
+        b.Copy(l.line, StringView(l, kDstKey, &scratch_[0]), StringView(l, kSrcKey, &scratch_[1]));
         break;
       case LineKind::kRelease:
-        b.Release(l.line, StringView(l, "NAME", &scratch_[0]));
+        b.Release(l.line, StringView(l, kNameKey, &scratch_[0]));
         break;
       case LineKind::kCall:
       case LineKind::kMutate: {
         bool call = l.kind == LineKind::kCall;
         const long line = l.line;
-        name_.assign(StringView(l, "NAME", &scratch_[0]));
+        name_.assign(StringView(l, kNameKey, &scratch_[0]));
         const std::string& name = name_;
         std::vector<std::string>& arg_names = arg_names_;
-        StringListField(l, "ARGS", &arg_names);
-        Int time = IntField(l, "TIME");
+        StringListField(l, kArgsKey, &arg_names);
+        Int time = IntField(l, kTimeKey);
         std::vector<TensorId> args;
         args.reserve(arg_names.size());
         for (const auto& a : arg_names) args.push_back(b.Lookup(l.line, a));
         if (call) {
           std::vector<std::string>& names = result_names_;
-          StringListField(l, "RESULT", &names);
+          StringListField(l, kResultKey, &names);
           std::vector<CallResult>& results = results_;
           results.clear();
           for (const auto& r : names) {
             const Instr& m = pop(line, "MEMORY");
-            if (m.kind != LineKind::kMemory || StringView(m, "NAME", &scratch_[0]) != r)
+            if (m.kind != LineKind::kMemory || StringView(m, kNameKey, &scratch_[0]) != r)
               Fail(m.line, "expected the MEMORY line of \"" + Excerpt(r) + "\"");
             const Instr& al = pop(line, "ALIAS");
-            if (al.kind != LineKind::kAlias || StringView(al, "NAME", &scratch_[0]) != r)
+            if (al.kind != LineKind::kAlias || StringView(al, kNameKey, &scratch_[0]) != r)
               Fail(al.line, "expected the ALIAS line of \"" + Excerpt(r) + "\"");
             int32_t a = AliasField(al, args.size());
             // simrd reads a view's MEMORY value with int() only when ALIAS is
@@ -289,9 +319,9 @@ Graph Parser::Run(std::string_view text) {
             // hold anything, but the key must be there (j["MEMORY"]).
             Int memory = 0;
             if (a == -1) {
-              memory = IntField(m, "MEMORY");
+              memory = IntField(m, kMemoryKey);
             } else {
-              RequireField(m, "MEMORY");
+              RequireField(m, kMemoryKey);
             }
             results.push_back(CallResult{r, memory, a});
           }
@@ -303,10 +333,11 @@ Graph Parser::Run(std::string_view text) {
         break;
       }
       case LineKind::kAnnotate:
-        b.Annotate(StringView(l, "ANNOTATION", &scratch_[0]));
+        b.Annotate(StringView(l, kAnnotationKey, &scratch_[0]));
         break;
       case LineKind::kCopyFrom:
-        b.CopyFrom(l.line, StringView(l, "DST", &scratch_[0]), StringView(l, "SRC", &scratch_[1]));
+        b.CopyFrom(l.line, StringView(l, kDstKey, &scratch_[0]),
+                   StringView(l, kSrcKey, &scratch_[1]));
         break;
       case LineKind::kMemory:
         Fail(l.line, "MEMORY line outside a CONSTANT or CALL");

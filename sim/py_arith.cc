@@ -164,6 +164,16 @@ std::optional<Int> ParseInt(std::string_view text) {
     text.remove_prefix(1);
   }
   if (text.empty()) return std::nullopt;
+  // At most 18 digits cannot overflow 64 bits: no bound check per digit (a
+  // 128-bit division each). Logs give sizes and times this way.
+  if (text.size() <= 18) {
+    uint64_t v = 0;
+    for (char c : text) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    return negative ? -Int(v) : Int(v);
+  }
   const U128 limit = (U128(1) << 127) + (negative ? 1 : 0);  // exclusive bound of |v|
   U128 m = 0;
   for (char c : text) {

@@ -37,6 +37,31 @@ double TrueDivide(Int a, Int b);
 // than 128 bits. b * c != 0.
 double TrueDivideByProduct(Int a, Int b, Int c);
 
+// Whether TrueDivideByProduct(a, b, c) is certainly greater than `bound`,
+// told from an estimate in double arithmetic, without the exact division;
+// false when the estimate is too close to tell (or a, b, c are not all
+// positive). For Heuristic::Choose, to pass over candidates that cannot win.
+inline bool QuotientSurelyExceeds(Int a, Int b, Int c, double bound) {
+  if (a <= 0 || b <= 0 || c <= 0) return false;
+  // With u = 2^-53: each of the three conversions, the product and the
+  // division rounds once, each to within a factor (1 + u), so the estimate
+  // is the real quotient Q times at most (1 + u)^5, and the correctly
+  // rounded quotient q is Q times at least (1 - u). The factors stay in
+  // range: |a|, |b|, |c| < 2^127, so b * c < 2^254 and a / (b * c) >
+  // 2^-254, far from overflow and from subnormals. So estimate > bound *
+  // (1 + 2^-48) (a margin of 32 u, well above 6 u) gives Q > bound * (1 +
+  // 26 u) and then q > bound, for a positive bound. A bound <= 0 is below
+  // every positive q; bound * (1 + 2^-48) then stays <= bound. NaN compares
+  // false. The product bound * (1 + 2^-48) is itself rounded, at most by a
+  // factor (1 + u), which the margin covers.
+  auto to_double = [](Int v) {  // IntToDouble, inline where int64 holds v
+    return v == static_cast<int64_t>(v) ? static_cast<double>(static_cast<int64_t>(v))
+                                        : IntToDouble(v);
+  };
+  const double estimate = to_double(a) / (to_double(b) * to_double(c));
+  return estimate > bound * (1 + 0x1p-48);
+}
+
 // Python's comparison of an int with a float, which is exact (no rounding of
 // the int). Returns <0, 0, >0. d must not be NaN; +-inf are allowed.
 int CompareIntDouble(Int i, double d);

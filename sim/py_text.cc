@@ -56,6 +56,9 @@ bool NextCodePoint(std::string_view text, size_t* pos, char32_t* out) {
 }  // namespace
 
 std::string_view PyRstrip(std::string_view text) {
+  // A printable ASCII character other than space is never white space: the
+  // usual last byte of a log line ('}') settles it at once.
+  if (!text.empty() && text.back() > ' ' && text.back() < 0x7f) return text;
   // Trailing code points, decoded backwards: a multi-byte one starts at the
   // last byte that is not a continuation byte.
   while (!text.empty()) {

@@ -43,23 +43,23 @@ double TrueDivideByProduct(Int a, Int b, Int c);
 // positive). For Heuristic::Choose, to pass over candidates that cannot win.
 inline bool QuotientSurelyExceeds(Int a, Int b, Int c, double bound) {
   if (a <= 0 || b <= 0 || c <= 0) return false;
-  // With u = 2^-53: each of the three conversions, the product and the
-  // division rounds once, each to within a factor (1 + u), so the estimate
-  // is the real quotient Q times at most (1 + u)^5, and the correctly
-  // rounded quotient q is Q times at least (1 - u). The factors stay in
-  // range: |a|, |b|, |c| < 2^127, so b * c < 2^254 and a / (b * c) >
-  // 2^-254, far from overflow and from subnormals. So estimate > bound *
-  // (1 + 2^-48) (a margin of 32 u, well above 6 u) gives Q > bound * (1 +
-  // 26 u) and then q > bound, for a positive bound. A bound <= 0 is below
-  // every positive q; bound * (1 + 2^-48) then stays <= bound. NaN compares
-  // false. The product bound * (1 + 2^-48) is itself rounded, at most by a
-  // factor (1 + u), which the margin covers.
+  // a > bound * (1 + 2^-48) * b * c in doubles: multiplications, not a
+  // division, whose latency was a quarter of a score's time. With u =
+  // 2^-53, each conversion and product rounds once, to within a factor
+  // (1 + u): if the comparison holds, the real quotient Q = a / (b * c) is
+  // above bound * (1 + 2^-48) * (1 - u)^5 / (1 + u) > bound * (1 + 25 u),
+  // and the correctly rounded q >= Q * (1 - u) > bound, for a positive
+  // bound. That needs no overflow nor subnormal, which holds for the
+  // bounds Choose passes, quotients of such ints, in (2^-254, 2^127]
+  // (b * c < 2^254). Any other bound is still answered safely: an
+  // overflow to +inf makes the answer false, and a product that underflows
+  // means a bound far below every quotient (>= 2^-254). A bound <= 0 gives
+  // a right side <= 0 < a, and q > 0 >= bound; NaN compares false.
   auto to_double = [](Int v) {  // IntToDouble, inline where int64 holds v
     return v == static_cast<int64_t>(v) ? static_cast<double>(static_cast<int64_t>(v))
                                         : IntToDouble(v);
   };
-  const double estimate = to_double(a) / (to_double(b) * to_double(c));
-  return estimate > bound * (1 + 0x1p-48);
+  return to_double(a) > bound * (1 + 0x1p-48) * (to_double(b) * to_double(c));
 }
 
 // Python's comparison of an int with a float, which is exact (no rounding of

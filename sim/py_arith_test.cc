@@ -264,7 +264,7 @@ TEST(PyArithTest, QuotientSurelyExceedsOnlyWhenTheQuotientIs) {
     const Int a = operand(), b = operand(), c = operand();
     const double q = TrueDivideByProduct(a, b, c);
     for (double bound : {q, std::nextafter(q, 0.0), std::nextafter(q, HUGE_VAL), q * (1 - 0x1p-50),
-                         q * (1 + 0x1p-50), -q, 0.0}) {
+                         q * (1 + 0x1p-50), -q, 0.0, 1e-300, 1e300, -HUGE_VAL}) {
       if (QuotientSurelyExceeds(a, b, c, bound)) {
         ASSERT_GT(q, bound) << Hex(q) << " " << Hex(bound);
       }

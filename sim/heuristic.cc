@@ -56,13 +56,11 @@ StorageId Heuristic::Choose(Runtime& rt) {
   Cost best = Cost::Infinity();
   StorageId best_storage = -1;
   // Evaluate does not touch the pool, so scanning its slots in place is safe.
-  RuntimeObserver* const observer = rt.observer();
   for (StorageId s : rt.pool().slots()) {
     if (s < 0) continue;
-    // An observer sees every cost exactly.
-    const Cost cost = observer ? Evaluate(s, rt) : EvaluateToBeat(s, rt, best);
-    if (observer)
-      observer->OnEvaluate(rt.digest().count(), rt.storages()[s].root_id, CostToDouble(cost));
+    Cost cost = Evaluate(s, rt);
+    if (RuntimeObserver* o = rt.observer())
+      o->OnEvaluate(rt.digest().count(), rt.storages()[s].root_id, CostToDouble(cost));
     if (cost <= best) {
       best = cost;
       best_storage = s;
@@ -89,9 +87,8 @@ Staleness StalenessOf(const Stamp& last, Int clock) {
 }
 
 // Python: `num / denom if denom > 0 else math.inf` where denom is
-// factor * staleness (either may be absent, i.e. 1). A quotient surely
-// greater than `beat` comes out as infinity (EvaluateToBeat).
-Cost Quotient(Int num, Int factor, const Staleness* stale, double beat) {
+// factor * staleness (either may be absent, i.e. 1).
+Cost Quotient(Int num, Int factor, const Staleness* stale) {
   if (stale != nullptr && stale->inf) {
     // factor * inf is inf (factor > 0) or nan (factor == 0, not > 0).
     if (factor > 0) return Cost::Float(IntToDouble(num) / kInf);
@@ -100,7 +97,6 @@ Cost Quotient(Int num, Int factor, const Staleness* stale, double beat) {
   Int s = stale ? stale->value : 1;
   bool positive = (factor > 0 && s > 0) || (factor < 0 && s < 0);
   if (!positive) return Cost::Infinity();
-  if (beat < kInf && QuotientSurelyExceeds(num, factor, s, beat)) return Cost::Infinity();
   return Cost::Float(stale ? TrueDivideByProduct(num, factor, s) : TrueDivide(num, factor));
 }
 
@@ -131,14 +127,7 @@ class ScoreHeuristic : public Heuristic {
     return f;
   }
 
-  Cost Evaluate(StorageId sid, Runtime& rt) override { return Score(sid, rt, kInf); }
-  Cost EvaluateToBeat(StorageId sid, Runtime& rt, const Cost& best) override {
-    return Score(sid, rt, best.is_int ? kInf : best.f);
-  }
-
- private:
-  // Evaluate, or EvaluateToBeat for a float `beat` (+inf: none).
-  Cost Score(StorageId sid, Runtime& rt, double beat) {
+  Cost Evaluate(StorageId sid, Runtime& rt) override {
     Summary& sum = rt.summary();
     sum.heuristic_eval_count += 1;
     sum.heuristic_access_count += 1;
@@ -175,9 +164,10 @@ class ScoreHeuristic : public Heuristic {
     }
     if (!size_ && !stale_) return Cost::Integer(compute);
     Staleness st = StalenessOf(last, rt.clock());
-    return Quotient(compute, size_ ? s.size : Int(1), stale_ ? &st : nullptr, beat);
+    return Quotient(compute, size_ ? s.size : Int(1), stale_ ? &st : nullptr);
   }
 
+ private:
   std::string name_, label_;
   Term term_;
   bool size_, stale_;

@@ -46,13 +46,6 @@ class Heuristic {
   virtual Features RequiredFeatures() const = 0;
   // The cost of evicting `s`. Counts heuristic evaluations and accesses.
   virtual Cost Evaluate(StorageId s, Runtime& rt) = 0;
-  // What Choose calls instead of Evaluate when nothing else sees the costs:
-  // Evaluate's cost, or, when it is sure to be greater than `best` (so that
-  // `s` cannot be chosen), any cost greater than `best`. The same counts.
-  virtual Cost EvaluateToBeat(StorageId s, Runtime& rt, const Cost& best) {
-    (void)best;
-    return Evaluate(s, rt);
-  }
   // Heuristic.choose: scans the pool in order, keeps the last storage whose
   // cost is <= the best so far, stops at the first cost equal to 0.
   virtual StorageId Choose(Runtime& rt);

@@ -37,31 +37,6 @@ double TrueDivide(Int a, Int b);
 // than 128 bits. b * c != 0.
 double TrueDivideByProduct(Int a, Int b, Int c);
 
-// Whether TrueDivideByProduct(a, b, c) is certainly greater than `bound`,
-// told from an estimate in double arithmetic, without the exact division;
-// false when the estimate is too close to tell (or a, b, c are not all
-// positive). For Heuristic::Choose, to pass over candidates that cannot win.
-inline bool QuotientSurelyExceeds(Int a, Int b, Int c, double bound) {
-  if (a <= 0 || b <= 0 || c <= 0) return false;
-  // a > bound * (1 + 2^-48) * b * c in doubles: multiplications, not a
-  // division, whose latency was a quarter of a score's time. With u =
-  // 2^-53, each conversion and product rounds once, to within a factor
-  // (1 + u): if the comparison holds, the real quotient Q = a / (b * c) is
-  // above bound * (1 + 2^-48) * (1 - u)^5 / (1 + u) > bound * (1 + 25 u),
-  // and the correctly rounded q >= Q * (1 - u) > bound, for a positive
-  // bound. That needs no overflow nor subnormal, which holds for the
-  // bounds Choose passes, quotients of such ints, in (2^-254, 2^127]
-  // (b * c < 2^254). Any other bound is still answered safely: an
-  // overflow to +inf makes the answer false, and a product that underflows
-  // means a bound far below every quotient (>= 2^-254). A bound <= 0 gives
-  // a right side <= 0 < a, and q > 0 >= bound; NaN compares false.
-  auto to_double = [](Int v) {  // IntToDouble, inline where int64 holds v
-    return v == static_cast<int64_t>(v) ? static_cast<double>(static_cast<int64_t>(v))
-                                        : IntToDouble(v);
-  };
-  return to_double(a) > bound * (1 + 0x1p-48) * (to_double(b) * to_double(c));
-}
-
 // Python's comparison of an int with a float, which is exact (no rounding of
 // the int). Returns <0, 0, >0. d must not be NaN; +-inf are allowed.
 int CompareIntDouble(Int i, double d);

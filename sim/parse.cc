@@ -28,9 +28,6 @@ namespace {
 // every bad log gets the reference reader's error.
 struct UseReferenceReader {};
 
-// One log line, decoded by one of the readers: the reference reader's
-// object is LogLine::j (sim/log_line.h), the fast reader's is `fast` (see
-// FastLine for how long it lives).
 // The keys the parser reads. The fast reader finds them all in one pass
 // over a line's object (FastLine), not one scan of it per field read.
 enum Key : uint8_t {
@@ -58,6 +55,9 @@ Key KeyOf(std::string_view name) {
   return kKeyCount;
 }
 
+// One log line, decoded by one of the readers: the reference reader's
+// object is LogLine::j (sim/log_line.h), the fast reader's the values in
+// `fields` (see FastLine for how long they live).
 struct Instr : LogLine {
   // The fast reader's values of the keys in `present` (bit k for Key k).
   simdjson::dom::element fields[kKeyCount];

@@ -55,6 +55,20 @@ TEST_F(FileTextTest, PadsAFileThatFillsItsLastPage) {
   ExpectPadded(file);
 }
 
+// A file of a megabyte or more is read into huge pages where the kernel
+// offers them (mapped elsewhere): the text must come out whole either way,
+// whether or not it ends at a huge-page boundary.
+TEST_F(FileTextTest, HoldsLargeFilesWholeThenZeros) {
+  for (size_t size : {size_t{1} << 20, (size_t{1} << 20) + 3, size_t{2} << 20,
+                      (size_t{2} << 20) - 1, (size_t{5} << 20) + 4097}) {
+    std::string text(size, '\0');
+    for (size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+    const FileText file(Write("large.log", text));
+    EXPECT_TRUE(file.text() == text) << size << " bytes";
+    ExpectPadded(file);
+  }
+}
+
 TEST_F(FileTextTest, AnEmptyFileIsEmptyText) {
   const FileText file(Write("empty.log", ""));
   EXPECT_TRUE(file.text().empty());

@@ -43,11 +43,19 @@ struct Shard {
 Shard ParseShard(const std::string& text) {
   Shard s;
   if (text.empty()) return s;
-  auto slash = text.find('/');
-  auto i = slash == std::string::npos ? std::nullopt : ParseInt(text.substr(0, slash));
-  auto n = slash == std::string::npos ? std::nullopt : ParseInt(text.substr(slash + 1));
-  if (!i || !n || *n < 1 || *i < 0 || *i >= *n)
+  auto fail = [&text]() -> Shard {
     throw CLI::ValidationError("--shard", "expected i/n with 0 <= i < n, got \"" + text + "\"");
+  };
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return fail();
+  // Each optional tested before it is read, one at a time: GCC's
+  // maybe-uninitialized analysis saw through the combined test wrongly
+  // once the profile-guided build inlined this function.
+  const std::optional<Int> i = ParseInt(text.substr(0, slash));
+  if (!i) return fail();
+  const std::optional<Int> n = ParseInt(text.substr(slash + 1));
+  if (!n) return fail();
+  if (*n < 1 || *i < 0 || *i >= *n) return fail();
   s.index = static_cast<size_t>(*i);
   s.count = static_cast<size_t>(*n);
   return s;

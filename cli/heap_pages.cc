@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "sim/huge_pages.h"
+
 namespace dtrcheck {
 
 namespace {
 constexpr size_t kHugeHeapBytes = size_t{128} << 20;
-constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+constexpr uintptr_t kHugePage = kHugePageBytes;
 }  // namespace
 
 void UseHugePagesForHeap() {

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "sim/huge_pages.h"
+
 namespace dtrcheck {
 namespace {
 
@@ -45,11 +47,6 @@ std::string SmapsLineAt(const void* address, const std::string& field) {
 }
 
 std::string VmFlagsAt(const void* address) { return SmapsLineAt(address, "VmFlags:"); }
-
-bool KernelOffersHugePagesOnRequest() {
-  std::string mode = ReadFile("/sys/kernel/mm/transparent_hugepage/enabled");
-  return mode.find("[madvise]") != std::string::npos || mode.find("[always]") != std::string::npos;
-}
 
 // Why UseHugePagesForHeap cannot be tested here, or nullptr.
 const char* WhyNoHugePages() {

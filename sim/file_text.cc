@@ -7,9 +7,8 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 
+#include "sim/huge_pages.h"
 #include "sim/log_line.h"  // TraceError
 
 namespace dtrcheck {
@@ -26,29 +25,12 @@ struct Descriptor {
 
 size_t RoundUp(size_t n, size_t unit) { return (n + unit - 1) / unit * unit; }
 
-constexpr size_t kHugePage = size_t{2} << 20;
 // From this size on, a file is read into huge pages when the kernel offers
 // them: the LSTM trace (2.8 MB) took 1.6 to 2 ms mapped, 0.8 to 1.1 ms read
 // (two huge pages zeroed, about 0.37 ms each, and the copy), the DenseNet
 // one (1.07 MB) 0.5 and 0.35 ms. A smaller file still costs a whole huge
 // page zeroed, which is what mapping 0.6 MB costs.
 constexpr size_t kHugeReadMin = size_t{1} << 20;
-
-// Whether the kernel gives transparent huge pages to a mapping that asks
-// for them (madvise MADV_HUGEPAGE): mode "always" or "madvise". Where it
-// does not, the read would fault 4 KiB pages, ten times the mapping's cost.
-bool HugePagesOnRequest() {
-  static const bool on_request = [] {
-    FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
-    if (f == nullptr) return false;
-    char mode[128] = {};
-    const size_t got = std::fread(mode, 1, sizeof(mode) - 1, f);
-    std::fclose(f);
-    mode[got] = '\0';
-    return std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr;
-  }();
-  return on_request;
-}
 
 // Reads all `size` bytes of fd from its start into p; false on an error or
 // a file that ended sooner (it changed since fstat).
@@ -71,7 +53,7 @@ FileText::FileText(const std::string& path) {
   struct stat st;
   if (fstat(file.fd, &st) != 0) throw TraceError(path, 0, "read error");
   const size_t size = static_cast<size_t>(st.st_size);
-  if (S_ISREG(st.st_mode) && size >= kHugeReadMin && HugePagesOnRequest() &&
+  if (S_ISREG(st.st_mode) && size >= kHugeReadMin && KernelOffersHugePagesOnRequest() &&
       ReadHuge(file.fd, size))
     return;
   if (S_ISREG(st.st_mode) && size > 0) {
@@ -103,16 +85,16 @@ FileText::FileText(const std::string& path) {
 // zero than the file's many small ones cost to map. The pages after the
 // text are zero, so the padding needs no writing.
 bool FileText::ReadHuge(int fd, size_t size) {
-  const size_t span = RoundUp(size + kPadding, kHugePage);
-  void* area =
-      mmap(nullptr, span + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const size_t span = RoundUp(size + kPadding, kHugePageBytes);
+  void* area = mmap(nullptr, span + kHugePageBytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (area == MAP_FAILED) return false;
   // The part of the mapping at a huge-page boundary is kept, the rest
   // given back.
   const uintptr_t start = reinterpret_cast<uintptr_t>(area);
-  const uintptr_t aligned = RoundUp(start, kHugePage);
+  const uintptr_t aligned = RoundUp(start, kHugePageBytes);
   if (aligned > start) munmap(area, aligned - start);
-  munmap(reinterpret_cast<void*>(aligned + span), start + kHugePage - aligned);
+  munmap(reinterpret_cast<void*>(aligned + span), start + kHugePageBytes - aligned);
   char* text = reinterpret_cast<char*>(aligned);
   madvise(text, span, MADV_HUGEPAGE);
   if (!ReadAll(fd, text, size)) {

@@ -6,13 +6,15 @@
 // page of a buffer costs a page fault of about 10 us, so reading the 2.8 MB
 // LSTM trace into a new buffer of small pages took 14 ms and mapping it 1.6
 // to 2 ms. A file of a megabyte or more is read instead into memory of its
-// own on transparent huge pages, where the kernel offers them: one fault
-// and one page to zero per 2 MB, 0.8 to 1.1 ms for the LSTM trace. Anything else (a pipe,
-// /dev/stdin, a /proc file that reports size 0) is read. Either way the text is followed by at
-// least kPadding zero bytes, which simdjson may read past the end. As with any mapped file, a trace
-// truncated in place by another process while it is being parsed would fault (SIGBUS) where its
-// pages are gone; dtrcheck's own writers (io/trace_writer.h) write a new file and rename it into
-// place, which leaves a mapped one intact.
+// own on transparent huge pages, where the kernel offers them
+// (sim/huge_pages.h): one fault and one page to zero per 2 MB, 0.8 to 1.1
+// ms for the LSTM trace. Anything else (a pipe, /dev/stdin, a /proc file
+// that reports size 0) is read. Either way the text is followed by at least
+// kPadding zero bytes, which simdjson may read past the end.
+// As with any mapped file, a trace truncated in place by another process
+// while it is being parsed would fault (SIGBUS) where its pages are gone;
+// dtrcheck's own writers (io/trace_writer.h) write a new file and rename
+// it into place, which leaves a mapped one intact.
 #ifndef DTRCHECK_SIM_FILE_TEXT_H_
 #define DTRCHECK_SIM_FILE_TEXT_H_
 

@@ -51,7 +51,9 @@ void UseHugePagesForHeap() {
   if (end <= begin) return;
   skipped_prefix = std::malloc(begin - top - kChunkHeader);
   // Fails (EINVAL) on a kernel without transparent huge pages: nothing lost.
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0 &&
+      KernelOffersHugePagesOnRequest())
+    NoteHeapOnHugePages();
 }
 
 }  // namespace dtrcheck

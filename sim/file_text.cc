@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <new>
 
 #include "sim/huge_pages.h"
 #include "sim/log_line.h"  // TraceError
@@ -53,9 +55,10 @@ FileText::FileText(const std::string& path) {
   struct stat st;
   if (fstat(file.fd, &st) != 0) throw TraceError(path, 0, "read error");
   const size_t size = static_cast<size_t>(st.st_size);
-  if (S_ISREG(st.st_mode) && size >= kHugeReadMin && KernelOffersHugePagesOnRequest() &&
-      ReadHuge(file.fd, size))
-    return;
+  if (S_ISREG(st.st_mode) && size >= kHugeReadMin) {
+    if (HeapOnHugePages() && ReadIntoHeap(file.fd, size)) return;
+    if (KernelOffersHugePagesOnRequest() && ReadHuge(file.fd, size)) return;
+  }
   if (S_ISREG(st.st_mode) && size > 0) {
     // Zero pages for the whole span, then the file over its first pages:
     // the rest of the file's last page reads as zeros, and so does every
@@ -104,6 +107,20 @@ bool FileText::ReadHuge(int fd, size_t size) {
   map_ = text;
   map_size_ = span;
   text_ = std::string_view(text, size);
+  return true;
+}
+
+// A block of the heap, when the heap is on huge pages (sim/huge_pages.h):
+// once the log is parsed and the block freed, the run's own blocks reuse
+// its pages, where a mapping of its own would be given back and the run
+// fault in (and the kernel zero) as many fresh ones: two huge pages of
+// twelve on the LSTM trace.
+bool FileText::ReadIntoHeap(int fd, size_t size) {
+  std::unique_ptr<char[]> text(new (std::nothrow) char[size + kPadding]);
+  if (text == nullptr || !ReadAll(fd, text.get(), size)) return false;
+  std::memset(text.get() + size, 0, kPadding);
+  heap_ = std::move(text);
+  text_ = std::string_view(heap_.get(), size);
   return true;
 }
 

@@ -5,11 +5,13 @@
 // into new memory: on the virtual machines this suite runs on, each fresh
 // page of a buffer costs a page fault of about 10 us, so reading the 2.8 MB
 // LSTM trace into a new buffer of small pages took 14 ms and mapping it 1.6
-// to 2 ms. A file of a megabyte or more is read instead into memory of its
-// own on transparent huge pages, where the kernel offers them
-// (sim/huge_pages.h): one fault and one page to zero per 2 MB, 0.8 to 1.1
-// ms for the LSTM trace. Anything else (a pipe, /dev/stdin, a /proc file
-// that reports size 0) is read. Either way the text is followed by at least
+// to 2 ms. A file of a megabyte or more is read instead into huge pages
+// (sim/huge_pages.h): into a block of the heap when the heap is on them
+// (the dtrcheck command's, cli/heap_pages.h), whose pages the run reuses
+// once the log is parsed; else into memory of its own, where the kernel
+// offers them: one fault and one page to zero per 2 MB, 0.8 to 1.1 ms for
+// the LSTM trace. Anything else (a pipe, /dev/stdin, a /proc file that
+// reports size 0) is read. Either way the text is followed by at least
 // kPadding zero bytes, which simdjson may read past the end.
 // As with any mapped file, a trace truncated in place by another process
 // while it is being parsed would fault (SIGBUS) where its pages are gone;
@@ -19,6 +21,7 @@
 #define DTRCHECK_SIM_FILE_TEXT_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -38,13 +41,16 @@ class FileText {
 
  private:
   void Read(int fd, const std::string& path);  // into read_, for what is not mapped
-  // Into huge pages of its own mapping (map_), for a large file; false,
-  // changing nothing, if that fails.
+  // Into a block of the heap (heap_), or into huge pages of its own
+  // mapping (map_), for a large file; false, changing nothing, if that
+  // fails.
+  bool ReadIntoHeap(int fd, size_t size);
   bool ReadHuge(int fd, size_t size);
 
   void* map_ = nullptr;  // the mapping (file pages, then zero pages; or the read huge pages)
   size_t map_size_ = 0;
-  std::string read_;  // the text and its padding, if read
+  std::unique_ptr<char[]> heap_;  // the text and its padding, if read into the heap
+  std::string read_;              // the text and its padding, if read otherwise
   std::string_view text_;
 };
 

@@ -1,5 +1,6 @@
 #include "sim/file_text.h"
 
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/huge_pages.h"
 #include "sim/log_line.h"
 
 namespace dtrcheck {
@@ -101,6 +103,29 @@ TEST_F(FileTextTest, NamesWhatCannotBeRead) {
   } catch (const TraceError& e) {
     EXPECT_EQ(e.file(), dir_.string());
     EXPECT_EQ(e.message(), "read error");
+  }
+}
+
+// Once the heap is on huge pages (the dtrcheck command's, noted by
+// cli/heap_pages.cc), a large file is read into a block of the heap, whose
+// pages the run reuses after the parse: malloc counts the block as in use
+// while the text lives. Last in this file: the note lasts for the process,
+// and a test binary run whole (not one test per process, as ctest runs it)
+// would take this path in the tests after it.
+TEST_F(FileTextTest, ReadsLargeFilesIntoTheHeapOnceItIsOnHugePages) {
+  NoteHeapOnHugePages();
+  ASSERT_TRUE(HeapOnHugePages());
+  for (size_t size : {size_t{1} << 20, (size_t{3} << 20) + 5}) {
+    std::string text(size, '\0');
+    for (size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + (i * 5 + i / 999) % 26);
+    const std::string path = Write("heap.log", text);
+    const struct mallinfo2 before = mallinfo2();
+    const FileText file(path);
+    const struct mallinfo2 during = mallinfo2();
+    EXPECT_GE(during.uordblks + during.hblkhd, before.uordblks + before.hblkhd + size)
+        << size << " bytes: not a block of the heap";
+    EXPECT_TRUE(file.text() == text) << size << " bytes";
+    ExpectPadded(file);
   }
 }
 

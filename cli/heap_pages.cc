@@ -51,8 +51,7 @@ void UseHugePagesForHeap() {
   if (end <= begin) return;
   skipped_prefix = std::malloc(begin - top - kChunkHeader);
   // Fails (EINVAL) on a kernel without transparent huge pages: nothing lost.
-  if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0 &&
-      KernelOffersHugePagesOnRequest())
+  if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0)
     NoteHeapOnHugePages();
 }
 

@@ -113,6 +113,8 @@ TEST_F(FileTextTest, NamesWhatCannotBeRead) {
 // and a test binary run whole (not one test per process, as ctest runs it)
 // would take this path in the tests after it.
 TEST_F(FileTextTest, ReadsLargeFilesIntoTheHeapOnceItIsOnHugePages) {
+  if (!KernelOffersHugePagesOnRequest())
+    GTEST_SKIP() << "the kernel offers no transparent huge pages on request";
   NoteHeapOnHugePages();
   ASSERT_TRUE(HeapOnHugePages());
   for (size_t size : {size_t{1} << 20, (size_t{3} << 20) + 5}) {

@@ -11,7 +11,11 @@ std::atomic<bool> heap_on_huge_pages{false};
 }  // namespace
 
 void NoteHeapOnHugePages() { heap_on_huge_pages.store(true, std::memory_order_relaxed); }
-bool HeapOnHugePages() { return heap_on_huge_pages.load(std::memory_order_relaxed); }
+// The kernel's mode is read here, when a caller first asks, not by the note:
+// every dtrcheck process notes its heap at start-up, few ask.
+bool HeapOnHugePages() {
+  return heap_on_huge_pages.load(std::memory_order_relaxed) && KernelOffersHugePagesOnRequest();
+}
 
 bool KernelOffersHugePagesOnRequest() {
   static const bool on_request = [] {

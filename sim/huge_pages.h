@@ -16,11 +16,12 @@ constexpr size_t kHugePageBytes = size_t{2} << 20;
 // /sys/kernel/mm/transparent_hugepage/enabled. Read once per process.
 bool KernelOffersHugePagesOnRequest();
 
-// Whether the process's main heap asks for huge pages: set by the one that
-// made it so (cli/heap_pages.h), once it has. A large block from malloc is
-// then on huge pages already, and when freed its pages serve the blocks
-// that follow, where memory of its own would be faulted in, zeroed and
-// given back.
+// Whether the process's main heap is on huge pages: noted by the one that
+// asked for them (cli/heap_pages.h) once madvise accepted, which it does
+// even where the kernel's mode is "never", and true only where the kernel
+// offers them. A large block from malloc is then on huge pages already,
+// and when freed its pages serve the blocks that follow, where memory of
+// its own would be faulted in, zeroed and given back.
 void NoteHeapOnHugePages();
 bool HeapOnHugePages();
 

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build python3 python3-attr libgtest-dev googletest
           librapidcheck-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libboost-dev libssl-dev
-          zlib1g-dev pkg-config coinor-libcbc-dev)
+          zlib1g-dev pkg-config coinor-libcbc-dev valgrind)
 # The style checks in ctest (label style): ci/format.sh, ci/python_lint.sh.
 packages+=(clang-format flake8 python3-flake8-quotes python3-mypy)
 if [ "${DTRCHECK_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi

@@ -2,12 +2,14 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <memory>
 
 #include "cli/commands.h"
 #include "cli/number_option.h"
 #include "cli/trace_argument.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
+#include "sim/leave_to_exit.h"
 #include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
@@ -93,9 +95,12 @@ Action AddRunCommand(CLI::App& app) {
   return {cmd, [opts, json, stats]() -> int {
             FinishSimulationOptions(opts.get());
             opts->config.stats = *stats;
-            Graph graph = ParseTraceFile(opts->trace, opts->parse);
-            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-            RunRecord rec = Simulate(graph, opts->config, baseline);
+            auto graph = std::make_unique<Graph>(ParseTraceFile(opts->trace, opts->parse));
+            Baseline baseline = RunBaseline(*graph, opts->config.baseline_runtime);
+            // The process ends after the record: its runtime and graph are
+            // left to the kernel, not freed (sim/leave_to_exit.h).
+            RunRecord rec =
+                Simulate(*graph, opts->config, baseline, nullptr, Teardown::kLeaveToExit);
             if (*json) {
               std::cout << RecordToJson(rec).dump() << "\n";
             } else {
@@ -117,6 +122,7 @@ Action AddRunCommand(CLI::App& app) {
                         << " distinct storages)\n"
                         << "digest      " << rec.eviction_digest << "\n";
             }
+            LeaveToExit(std::move(graph));
             return rec.status == Status::kError ? 1 : 0;
           }};
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/heuristic.h"
+#include "sim/leave_to_exit.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -181,14 +182,15 @@ bool SameConfig(const RunConfig& a, const RunConfig& b) {
 }  // namespace
 
 RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& baseline,
-                   RuntimeObserver* observer) {
+                   RuntimeObserver* observer, Teardown teardown) {
   Prepared p = Prepare(config, baseline);
   auto heuristic = NewHeuristic(config, p.rec);
-  Runtime rt(graph, p.options, *heuristic, observer);
-  if (observer) observer->OnStart(rt);
-  RunRest(rt, graph, &p.rec);
-  if (observer) observer->OnFinish(rt);
-  FillRecord(rt, rt.digest().HexDigest(), &p.rec);
+  auto rt = std::make_unique<Runtime>(graph, p.options, *heuristic, observer);
+  if (observer) observer->OnStart(*rt);
+  RunRest(*rt, graph, &p.rec);
+  if (observer) observer->OnFinish(*rt);
+  FillRecord(*rt, rt->digest().HexDigest(), &p.rec);
+  if (teardown == Teardown::kLeaveToExit) LeaveToExit(std::move(rt));
   return std::move(p.rec);
 }
 

@@ -88,11 +88,16 @@ Int BudgetFromRatio(Int peak, double ratio);
 // them. Throws std::invalid_argument without a budget or a ratio.
 RunRecord RecordBeforeRun(const RunConfig& config, const Baseline& baseline);
 
+// What Simulate does with its runtime at the end: frees it, or, for a
+// process that exits right after, leaves it to the kernel
+// (sim/leave_to_exit.h).
+enum class Teardown { kFree, kLeaveToExit };
+
 // Runs one configuration. Throws std::invalid_argument for unknown names
 // (the message lists the valid ones) and for a runtime/heuristic pair that
 // simrd refuses; simulation outcomes are in the record's status.
 RunRecord Simulate(const Graph& graph, const RunConfig& config, const Baseline& baseline,
-                   RuntimeObserver* observer = nullptr);
+                   RuntimeObserver* observer = nullptr, Teardown teardown = Teardown::kFree);
 
 // Simulate(graph, configs[i], baseline) for every i, for configurations
 // that differ only in their budget or ratio (std::invalid_argument if not,

@@ -512,8 +512,13 @@ void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
 
 void Runtime::TBottleneck(TensorId id) {
   // simrd compares op names such as "constant/3" with "constant": always
-  // unequal, so constants count too (QUIRKS.md, Q-CONSTANT-NAME).
-  const Tensor& t = tensors_[id];
+  // unequal, so constants count too (QUIRKS.md, Q-CONSTANT-NAME). The
+  // requirement depends on the graph alone: once counted, a tensor's
+  // recomputations leave the maximum as it is (a remat-heavy run computes
+  // each tensor many times, and the parents' sizes are three loads away).
+  Tensor& t = tensors_[id];
+  if (t.bottleneck_counted) return;
+  t.bottleneck_counted = true;
   Int req = operators_[t.op].total_size;
   for (TensorId p : Parents(id)) req += (*operators_[tensors_[p].op].sizes)[tensors_[p].index];
   summary_.bottleneck_memory = std::max(summary_.bottleneck_memory, req);

@@ -50,6 +50,10 @@ struct Tensor {
   StorageId storage = -1;
   bool defined = false;
   bool is_alias = false;
+  // Whether summary.bottleneck_memory has counted this tensor's compute
+  // (Runtime::TBottleneck): what it counts depends on the graph alone, so
+  // a rematerialization cannot raise it again.
+  bool bottleneck_counted = false;
   int64_t ref_ext = 0;  // simrd's t.meta['ref_ext']
 };
 

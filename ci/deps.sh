@@ -3,9 +3,11 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build python3 python3-attr libgtest-dev googletest
           librapidcheck-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libboost-dev libssl-dev
-          zlib1g-dev pkg-config coinor-libcbc-dev valgrind)
+          zlib1g-dev pkg-config coinor-libcbc-dev)
 # The style checks in ctest (label style): ci/format.sh, ci/python_lint.sh.
 packages+=(clang-format flake8 python3-flake8-quotes python3-mypy)
+# ctest cli_run_exit_memory_reachable (cli/CMakeLists.txt).
+packages+=(valgrind)
 if [ "${DTRCHECK_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi
 # The capture tool (capture/): PyTorch for Debian's /usr/bin/python3 (about a minute), and
 # OpenBLAS, without which Debian's torch multiplies matrices with the reference BLAS

@@ -189,8 +189,9 @@ void RegionUpkeep::Neighborhood(StorageId base, StorageList* out) {
 // material; the update takes those storages out of the interior, with what
 // only they led to (Cut), and decides again only the frontier storages they
 // touch. It also follows edges gained since by the base or by an evicted
-// interior storage. Anything else (a frontier storage evicted, a new edge
-// to an evicted storage outside the region, too much cut off) returns false
+// interior storage that is still reached. Anything else (a frontier
+// storage evicted, a new edge to an evicted storage outside the region from
+// the base or from a storage still reached, too much cut off) returns false
 // and the caller walks. The sets come out equal to the walk's, in another
 // order: on an acyclic storage graph nothing simrd computes depends on that
 // order (no storage is ever in its own region).
@@ -208,8 +209,20 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   // compute means summing again); one now material leaves the interior,
   // with what only it led to (Cut).
   const size_t* added_at = AddedAt(reverse);
-  StorageList& reached = update_reached_;  // material storages new edges lead to
+  // The new edges of interior storages still evicted, as (from, to) pairs:
+  // to material (joins the frontier), and to an evicted storage outside
+  // the region (which only a walk would follow). Both count only if `from`
+  // is still reached: an interior storage that gained edges while
+  // material, before it was evicted again, is often cut off now, with the
+  // new edges, by the rematerialization of a storage between it and the
+  // base (on LSTM such edges made a thousand rebuilds walk, two thirds of
+  // all the walks' accesses, and the walk added nothing).
+  StorageList& reached = update_reached_;
+  StorageList& reached_from = update_reached_from_;
+  StorageList& outside_from = update_outside_from_;
   reached.clear();
+  reached_from.clear();
+  outside_from.clear();
   const size_t* shape_changed_at = shape_changed_at_[reverse].data();
   // Whether a storage's row or compute may not be the one the region summed.
   bool sums_kept = true;
@@ -220,8 +233,8 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     if (!material[v]) {
       // Evicted now: the walk goes along all its edges. Those it had when
       // met lead into the region; those gained since (its row's last
-      // entries) must lead to storages the region holds, or to material
-      // ones, which join the frontier.
+      // entries) lead to storages the region holds, or to material ones,
+      // which join the frontier, or out of the region.
       if (shape_changed_at[v] <= since) return true;
       sums_kept = false;
       const StorageId* row = adjacency.Row(v);
@@ -229,10 +242,12 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
       for (uint32_t k = adjacency.RowSize(v); k > 0 && row_added_at[k - 1] > since; --k) {
         const StorageId u = row[k - 1];
         if (u == base) continue;
-        if (material[u])
+        if (material[u]) {
           reached.push_back(u);
-        else if (!region.interior.Contains(u))
-          return false;
+          reached_from.push_back(v);
+        } else if (!region.interior.Contains(u)) {
+          outside_from.push_back(v);
+        }
       }
       return true;
     }
@@ -283,7 +298,25 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
 
   StorageList& cut_off = update_cut_off_;
   cut_off.clear();
-  if (cut && (!reached.empty() || !Cut(region, base, reverse, &cut_off))) return false;
+  if (cut) {
+    if (!Cut(region, base, reverse, &cut_off)) return false;
+    // New edges out of the region from a storage still reached take a
+    // walk; those from a storage cut off lead nowhere now. (Cut follows
+    // paths inside the region only: a path from the base that leaves it
+    // takes a new edge of the base, checked above, or one of a storage
+    // still reached, checked here; an old edge out leads to a frontier
+    // storage, and one evicted since was checked in the loop.)
+    EpochMarks::Epoch is_cut_off = marks_->NextEpoch();
+    for (StorageId v : cut_off) is_cut_off.Mark(v);
+    for (StorageId v : outside_from)
+      if (!is_cut_off.IsMarked(v)) return false;
+    size_t kept = 0;
+    for (size_t i = 0; i < reached.size(); ++i)
+      if (!is_cut_off.IsMarked(reached_from[i])) reached[kept++] = reached[i];
+    reached.resize(kept);
+  } else if (!outside_from.empty()) {
+    return false;
+  }
 
   uint64_t accesses = region.walk_accesses;
   Int compute = region.compute;

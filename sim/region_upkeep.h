@@ -222,7 +222,8 @@ class RegionUpkeep {
   StorageList change_log_;
   std::vector<size_t> shape_changed_at_[2];
   std::vector<size_t> child_added_at_, parent_added_at_;
-  StorageList update_material_, update_candidates_, update_reached_;
+  StorageList update_material_, update_candidates_, update_reached_, update_reached_from_;
+  StorageList update_outside_from_;
   StorageList update_cut_off_, update_suspects_, update_stack_;
   // CheckUpdate's walk and sorted copies.
   Region check_walk_;

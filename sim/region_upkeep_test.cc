@@ -193,6 +193,63 @@ TEST(RegionUpdate, FirstParentEdgesAreNoChangeLaterOnesAre) {
   EXPECT_TRUE(rev_of2.compute == 20);
 }
 
+// Edges an interior storage gained while material, before it was evicted
+// again, count only if it is still reached. Storages 0 -> 1 -> 2, 1 and 2
+// evicted; then 2 is rematerialized, becomes the argument of operators
+// whose results are 3 (evicted since) and 4 (material), and is evicted
+// again. If 1 turns material, it cuts 2 off, with its new edges: the
+// update (checked against a walk, which throws on a difference) is taken.
+// If 1 stays evicted, the edge 2 -> 3 leads out of the region, which only
+// a walk follows.
+void RebuildAfterNewEdgesOfAnEvictedStorage(bool cut_it_off) {
+  Int accesses = 0;
+  EpochMarks marks, marks2;
+  RegionUpkeep upkeep(RegionRebuilds::kUpdateChecked, &accesses, &marks, &marks2);
+  upkeep.Reserve({1, 1, 2, 0, 0}, {0, 1, 1, 1, 1}, /*updatable=*/true);
+  auto add_storage = [&](StorageId s) {
+    marks.AddSlot();
+    marks2.AddSlot();
+    upkeep.AddStorage();
+    upkeep.SetCompute(s, 10 * (s + 1), /*first=*/true);
+  };
+  for (StorageId s = 0; s < 3; ++s) add_storage(s);
+  upkeep.AddEdge(0, 1, /*child_is_new=*/true);
+  upkeep.AddEdge(1, 2, /*child_is_new=*/true);
+  upkeep.SetMaterial(0, true);
+  Region of0;
+  upkeep.Rebuild(of0, 0, false);
+  EXPECT_EQ(Sorted(of0.interior), (std::vector<StorageId>{1, 2}));
+  upkeep.SetMaterial(2, true);
+  for (StorageId s : {3, 4}) {
+    add_storage(s);
+    upkeep.AddEdge(2, s, /*child_is_new=*/true);
+    upkeep.SetMaterial(s, true);
+  }
+  upkeep.SetMaterial(3, false);
+  upkeep.SetMaterial(2, false);
+  if (cut_it_off) upkeep.SetMaterial(1, true);
+  EXPECT_NO_THROW(upkeep.Rebuild(of0, 0, false));
+  if (cut_it_off) {
+    EXPECT_EQ(upkeep.updates(), 1);
+    EXPECT_EQ(Sorted(of0.interior), (std::vector<StorageId>{}));
+    EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{1}));
+    EXPECT_TRUE(of0.compute == 0);
+  } else {
+    EXPECT_EQ(upkeep.updates(), 0);
+    EXPECT_EQ(Sorted(of0.interior), (std::vector<StorageId>{1, 2, 3}));
+    EXPECT_EQ(Sorted(of0.frontier), (std::vector<StorageId>{4}));
+    EXPECT_TRUE(of0.compute == 20 + 30 + 40);
+  }
+}
+
+TEST(RegionUpdate, NewEdgesOfAStorageCutOffLeadNowhere) {
+  RebuildAfterNewEdgesOfAnEvictedStorage(/*cut_it_off=*/true);
+}
+
+TEST(RegionUpdate, NewEdgesOutOfTheRegionTakeAWalk) {
+  RebuildAfterNewEdgesOfAnEvictedStorage(/*cut_it_off=*/false);
+}
+
 // A long chain 0 -> 1 -> ... -> 299, evicted but for 0 and 100: the
 // regions of 0 (interior 1..99) and of 100 (interior 101..299) are dense
 // bitmaps, and evicting 100 unites them a bitmap word at a time

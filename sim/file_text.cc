@@ -47,6 +47,16 @@ bool ReadAll(int fd, char* p, size_t size) {
   return true;
 }
 
+// A gzip file (its magic bytes first) would otherwise be reported as bad
+// JSON at its first byte; the captured traces are kept compressed
+// (traces/captured/*.log.gz), and a user may well pass one by its path.
+void RejectGzip(std::string_view first_bytes, const std::string& path) {
+  if (first_bytes.substr(0, 2) == "\x1f\x8b")
+    throw TraceError(path, 0,
+                     "gzip-compressed: dtrcheck and simrd read plain-text logs; decompress it "
+                     "(gunzip -k), or give a captured trace by its name (dtrcheck traces)");
+}
+
 }  // namespace
 
 FileText::FileText(const std::string& path) {
@@ -55,6 +65,13 @@ FileText::FileText(const std::string& path) {
   struct stat st;
   if (fstat(file.fd, &st) != 0) throw TraceError(path, 0, "read error");
   const size_t size = static_cast<size_t>(st.st_size);
+  if (S_ISREG(st.st_mode) && size >= 2) {
+    // Before any memory is taken for the text (a mapping would be left
+    // behind by a constructor that throws).
+    char magic[2];
+    if (pread(file.fd, magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic))
+      RejectGzip(std::string_view(magic, sizeof magic), path);
+  }
   if (S_ISREG(st.st_mode) && size >= kHugeReadMin) {
     if (HeapOnHugePages() && ReadIntoHeap(file.fd, size)) return;
     if (KernelOffersHugePagesOnRequest() && ReadHuge(file.fd, size)) return;
@@ -142,6 +159,7 @@ void FileText::Read(int fd, const std::string& path) {
     size += static_cast<size_t>(got);
   }
   read_.resize(size);
+  RejectGzip(read_, path);
   read_.append(kPadding, '\0');
   text_ = std::string_view(read_.data(), size);
 }

@@ -106,6 +106,24 @@ TEST_F(FileTextTest, NamesWhatCannotBeRead) {
   }
 }
 
+// A gzip file, by path or through a pipe, is named as such (not as bad
+// JSON at its first byte).
+TEST_F(FileTextTest, NamesAGzipFile) {
+  const std::string gz = Write("trace.log.gz", std::string("\x1f\x8b\x08\x00rest", 8));
+  try {
+    FileText file(gz);
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.file(), gz);
+    EXPECT_NE(e.message().find("gzip-compressed"), std::string::npos) << e.message();
+  }
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << "\x1f\x8b\x08"; });
+  EXPECT_THROW(FileText file(fifo), TraceError);
+  writer.join();
+}
+
 // Once the heap is on huge pages (the dtrcheck command's, noted by
 // cli/heap_pages.cc), a large file is read into a block of the heap, whose
 // pages the run reuses after the parse: malloc counts the block as in use

@@ -204,10 +204,9 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
   StorageList& now_material = update_material_;
   now_material.clear();
   // What the walk met and has changed since: a frontier storage must still
-  // be material; an interior one still evicted may have gained edges, which
-  // must lead into the region or to material storages (and a new row or
-  // compute means summing again); one now material leaves the interior,
-  // with what only it led to (Cut).
+  // be material; an interior one still evicted may have gained edges (and a
+  // new row or compute means summing again); one now material leaves the
+  // interior, with what only it led to (Cut).
   const size_t* added_at = AddedAt(reverse);
   // The new edges of interior storages still evicted, as (from, to) pairs:
   // to material (joins the frontier), and to an evicted storage outside
@@ -235,7 +234,7 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
       // met lead into the region; those gained since (its row's last
       // entries) lead to storages the region holds, or to material ones,
       // which join the frontier, or out of the region.
-      if (shape_changed_at[v] <= since) return true;
+      if (shape_changed_at[v] <= since) return;
       sums_kept = false;
       const StorageId* row = adjacency.Row(v);
       const size_t* row_added_at = added_at + adjacency.RowBegin(v);
@@ -249,12 +248,11 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
           outside_from.push_back(v);
         }
       }
-      return true;
+      return;
     }
     const StorageId* row = adjacency.Row(v);
     for (uint32_t k = 0, n = adjacency.RowSize(v); k < n && !cut; ++k) cut = !material[row[k]];
     now_material.push_back(v);
-    return true;
   };
   // The base's row of this direction grew since (its material state cannot
   // have changed: evicting it clears the region).
@@ -271,18 +269,16 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
       if (!seen.TryMark(v)) continue;
       // Both, when absorbs met v in each role.
       if (!material[v] && region.frontier.Contains(v)) return false;
-      if (region.interior.Contains(v) && !interior_changed(v)) return false;
+      if (region.interior.Contains(v)) interior_changed(v);
     }
   } else {
     // Only a storage in a role it no longer has, or with a new shape, can
     // have changed in a way that matters.
     for (StorageId v : region.frontier.items())
       if (!material[v]) return false;
-    bool ok = true;
     region.interior.ForEach([&](StorageId v) {
-      if (ok && (material[v] || shape_changed_at[v] > since)) ok = interior_changed(v);
+      if (material[v] || shape_changed_at[v] > since) interior_changed(v);
     });
-    if (!ok) return false;
   }
   // The base gained edges (it was an operator's argument): rows only grow,
   // so its new neighbours are the row's last entries. A material one other

@@ -31,7 +31,8 @@ class FileText {
  public:
   static constexpr size_t kPadding = 64;  // parse.cc checks it covers simdjson's
 
-  // Throws TraceError(path, 0, "cannot open file" or "read error").
+  // Throws TraceError(path, 0, "cannot open file", "read error", or a
+  // message that says the file is gzip-compressed).
   explicit FileText(const std::string& path);
   ~FileText();
   FileText(const FileText&) = delete;

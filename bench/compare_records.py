@@ -83,7 +83,7 @@ def main() -> int:
     parser.add_argument('--heuristics', default='DTR,MSPS,DTREqClass')
     parser.add_argument('--ratios', default='0.3,0.6')
     parser.add_argument('--checked', action='store_true',
-                        help="BUILD_B runs with --region-rebuilds checked")
+                        help='BUILD_B runs with --region-rebuilds checked')
     parser.add_argument('--timeout', type=float, help='seconds per run (default: none)')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()

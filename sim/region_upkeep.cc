@@ -302,14 +302,17 @@ bool RegionUpkeep::Update(Region& region, StorageId base, bool reverse) {
     // takes a new edge of the base, checked above, or one of a storage
     // still reached, checked here; an old edge out leads to a frontier
     // storage, and one evicted since was checked in the loop.)
-    EpochMarks::Epoch is_cut_off = marks_->NextEpoch();
-    for (StorageId v : cut_off) is_cut_off.Mark(v);
-    for (StorageId v : outside_from)
-      if (!is_cut_off.IsMarked(v)) return false;
-    size_t kept = 0;
-    for (size_t i = 0; i < reached.size(); ++i)
-      if (!is_cut_off.IsMarked(reached_from[i])) reached[kept++] = reached[i];
-    reached.resize(kept);
+    // A cut with no new edges beside it has nothing to filter.
+    if (!outside_from.empty() || !reached.empty()) {
+      EpochMarks::Epoch is_cut_off = marks_->NextEpoch();
+      for (StorageId v : cut_off) is_cut_off.Mark(v);
+      for (StorageId v : outside_from)
+        if (!is_cut_off.IsMarked(v)) return false;
+      size_t kept = 0;
+      for (size_t i = 0; i < reached.size(); ++i)
+        if (!is_cut_off.IsMarked(reached_from[i])) reached[kept++] = reached[i];
+      reached.resize(kept);
+    }
   } else if (!outside_from.empty()) {
     return false;
   }

@@ -79,25 +79,43 @@ def main() -> int:
     parser.add_argument('build_b')
     parser.add_argument('--traces', help='comma-separated trace names or paths '
                         '(default: every verified trace of `BUILD_A traces`)')
-    parser.add_argument('--runtimes', default='RuntimeV2EagerOptimized')
-    parser.add_argument('--heuristics', default='DTR,MSPS,DTREqClass')
-    parser.add_argument('--ratios', default='0.3,0.6')
+    parser.add_argument('--runtimes', default='RuntimeV2EagerOptimized',
+                        help='comma-separated (default RuntimeV2EagerOptimized)')
+    parser.add_argument('--heuristics', default='DTR,MSPS,DTREqClass',
+                        help='comma-separated (default DTR,MSPS,DTREqClass)')
+    parser.add_argument('--ratios', default='0.3,0.6', help='comma-separated (default 0.3,0.6)')
     parser.add_argument('--checked', action='store_true',
                         help='BUILD_B runs with --region-rebuilds checked')
     parser.add_argument('--timeout', type=float, help='seconds per run (default: none)')
-    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+                        help='configurations run at once (default: the cores)')
     args = parser.parse_args()
 
     traces = args.traces.split(',') if args.traces else verified_traces(args.build_a)
     configs: List[Config] = [(t, rt, h, r) for t in traces for rt in args.runtimes.split(',')
                              for h in args.heuristics.split(',') for r in args.ratios.split(',')]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        outcomes = list(pool.map(lambda c: compare(args, c), configs))
+    # Each difference is printed as its configuration's turn comes (in the
+    # configurations' order, whatever --jobs), with a count on a terminal;
+    # Ctrl-C prints the summary of what finished.
     counts = {'same': 0, 'differ': 0, 'failed': 0}
-    for config, (outcome, detail) in zip(configs, outcomes):
-        counts[outcome] += 1
-        if outcome != 'same':
-            print(f'{outcome.upper()}: {" ".join(config)}' + (f' ({detail})' if detail else ''))
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+    try:
+        for done, (config, (outcome, detail)) in enumerate(
+                zip(configs, pool.map(lambda c: compare(args, c), configs)), 1):
+            counts[outcome] += 1
+            if outcome != 'same':
+                print(f'{outcome.upper()}: {" ".join(config)}' + (f' ({detail})' if detail else ''),
+                      flush=True)
+            if sys.stderr.isatty():
+                print(f'\r{done}/{len(configs)} configurations', end='', file=sys.stderr,
+                      flush=True)
+    except KeyboardInterrupt:
+        print('\ninterrupted: the summary counts the configurations that finished',
+              file=sys.stderr)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
     compared = counts['same'] + counts['differ']
     print(f'{len(configs)} configurations ({len(traces)} traces): {compared} compared, '
           f'{counts["same"]} identical, {counts["differ"]} differ, '

@@ -1,7 +1,6 @@
 #include "analysis/archived_finding.h"
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "analysis/format.h"
@@ -46,7 +45,7 @@ ArchivedFinding ReadArchivedFinding(const std::string& path) {
                                 (m.id.empty() ? "id" : "kind") + "\" (not an archived manifest)");
   ArchivedFinding f;
   f.manifest = manifest_path;
-  f.trace = (fs::path(manifest_path).parent_path() / m.trace).string();
+  f.trace = ManifestFile(manifest_path, m.trace, "trace");
   f.id = m.id;
   f.kind = m.kind;
   f.trace_sha256 = m.trace_sha256;
@@ -56,7 +55,7 @@ ArchivedFinding ReadArchivedFinding(const std::string& path) {
 }
 
 std::string CheckArchivedTraceIntegrity(const ArchivedFinding& f) {
-  if (f.trace_sha256.empty()) return "";
+  // An empty digest was refused when the manifest was read.
   const std::string actual = Sha256OfFile(f.trace);
   if (actual == f.trace_sha256) return "";
   return f.trace + ": SHA-256 differs from the manifest's trace_sha256: expected " +

@@ -24,13 +24,14 @@ namespace dtrcheck {
 struct ArchivedFinding {
   std::string manifest, trace;  // paths
   std::string id, kind;
-  std::string trace_sha256;           // as archived; "" in manifests older than the field
+  std::string trace_sha256;           // as archived (a SHA-256: ReadFindingManifest checks it)
   PropertySpec spec;                  // budgets as archived (ratios of the trace's peak)
   std::vector<ArchivedRun> expected;  // lo (if any) then hi
 };
 
 // Throws std::invalid_argument naming the manifest and the field (an
-// archived manifest has an id and a kind).
+// archived manifest has an id and a kind; its trace must resolve inside its
+// directory, io/entry_path.h).
 ArchivedFinding ReadArchivedFinding(const std::string& path);
 
 struct ArchiveReplay {

@@ -1,9 +1,11 @@
 #include "analysis/finding_manifest.h"
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
+#include "io/atomic_file.h"
+#include "io/entry_path.h"
+#include "io/input_file.h"
 #include "sim/plugin_heuristic.h"
 
 namespace dtrcheck {
@@ -179,6 +181,7 @@ FindingManifest ManifestFromJson(const Json& json) {
   m.holds = format == 1 ? true : j.Bool("holds");  // format 1: archived means it held
   m.trace = j.String("trace");
   m.trace_sha256 = j.String("trace_sha256");
+  CheckSha256Field(m.trace_sha256, "trace_sha256");  // never a switch that turns the check off
   m.spec.config = ConfigFromJson(j.Object("config").json());
   if (m.spec.config.budget || m.spec.config.ratio)
     j.Object("config").Fail("budget", "no budget (budgets are in \"budgets\")");
@@ -237,26 +240,25 @@ std::string ManifestPathFor(const std::string& reduced_trace) {
 }
 
 FindingManifest ReadFindingManifest(const std::string& path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw std::invalid_argument(path + ": cannot read");
+  const Json j = ReadJsonFile(path);  // bounded, regular files only
   try {
-    return ManifestFromJson(ParseJson(in));
-  } catch (const Json::parse_error& e) {
-    throw std::invalid_argument(path + ": not JSON: " + e.what());
+    return ManifestFromJson(j);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(path + ": " + e.what());
   }
 }
 
-void WriteFindingManifest(const FindingManifest& m, const std::string& path) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << ManifestToJson(m).dump(2) << "\n";
-    if (!out) throw std::runtime_error(path + ": write error");
+std::string ManifestFile(const std::string& manifest_path, const std::string& name,
+                         const char* field) {
+  try {
+    return PathInEntry(std::filesystem::path(manifest_path).parent_path().string(), name, field);
+  } catch (const FieldError& e) {
+    throw std::invalid_argument(manifest_path + ": " + e.what());
   }
-  std::filesystem::rename(tmp, path);
+}
+
+void WriteFindingManifest(const FindingManifest& m, const std::string& path) {
+  WriteFileAtomically(path, ManifestToJson(m).dump(2) + "\n");
 }
 
 }  // namespace dtrcheck

@@ -117,10 +117,17 @@ FindingManifest ManifestFromJson(const Json& j);
 // OUT.manifest.json; other names get ".manifest.json" appended.
 std::string ManifestPathFor(const std::string& reduced_trace);
 
-// Reads PATH. Throws std::invalid_argument "PATH: ..." (not JSON, a field
-// missing or mistyped).
+// Reads PATH (io/json.h ReadJsonFile: a regular file, bounded). Throws
+// std::invalid_argument "PATH: ..." (not JSON, a field missing or mistyped,
+// a trace_sha256 that is not a SHA-256).
 FindingManifest ReadFindingManifest(const std::string& path);
-// Writes PATH through PATH.tmp renamed into place. Throws std::runtime_error.
+// The file a manifest's field names (its "trace", "fuzzer.input"), as a
+// path: it must resolve inside the manifest's directory (io/entry_path.h),
+// for a manifest is untrusted input. Throws std::invalid_argument
+// "MANIFEST: field \"trace\": ... escapes the entry directory ...".
+std::string ManifestFile(const std::string& manifest_path, const std::string& name,
+                         const char* field);
+// Writes PATH atomically (io/atomic_file.h). Throws OutputError.
 void WriteFindingManifest(const FindingManifest& m, const std::string& path);
 
 }  // namespace dtrcheck

@@ -21,9 +21,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "analysis/bucket.h"
 #include "analysis/finding_manifest.h"
@@ -32,6 +30,7 @@
 #include "cli/number_option.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
+#include "io/input_file.h"
 #include "sim/plugin_heuristic.h"
 #include "traces/locate.h"
 
@@ -62,11 +61,8 @@ struct Outcome {
   int exit_code() const { return status == "archived" || status == "duplicate" ? 0 : 1; }
 };
 
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+// A fuzzer input is a few kilobytes (kFuzzCaseBytes are used).
+constexpr size_t kMaxFuzzerInputBytes = size_t{1} << 20;
 
 std::string Base64(const std::string& bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
@@ -97,7 +93,7 @@ std::string Joined(const std::vector<std::string>& words) {
 // The fuzzer's side of the manifest: the decoded case and its finding `id`
 // (signature, description, original), the input, the commands.
 void AddFuzzerProvenance(const AddArgs& args, const std::string& id, FindingManifest* m) {
-  std::string bytes = ReadBytes(args.fuzzer_input);
+  std::string bytes = ReadSmallFile(args.fuzzer_input, kMaxFuzzerInputBytes);
   FuzzCase c = DecodeFuzzCase(bytes);
   FuzzCheckOptions options = FuzzCheckOptionsFromEnv();
   FuzzCheck check = CheckFuzzCase(c, options);
@@ -185,8 +181,8 @@ Outcome Add(const AddArgs& args) {
   fs::path manifest_path = args.input;
   if (manifest_path.extension() != ".json") manifest_path = ManifestPathFor(args.input);
   FindingManifest m = ReadFindingManifest(manifest_path.string());
-  fs::path dir = manifest_path.parent_path();
-  std::string trace = (dir / m.trace).string();
+  // Every file a manifest names stays inside its directory (ManifestFile).
+  std::string trace = ManifestFile(manifest_path.string(), m.trace, "trace");
   if (!fs::is_regular_file(trace))
     throw std::invalid_argument(manifest_path.string() + ": its trace " + trace +
                                 " cannot be read");
@@ -196,7 +192,8 @@ Outcome Add(const AddArgs& args) {
                                 m.trace_sha256 + " (the trace changed after it was reduced)");
   fs::path fuzzer_input = args.fuzzer_input;
   if (fuzzer_input.empty() && !m.fuzzer.is_null())  // re-filing an archived entry
-    fuzzer_input = dir / JsonFields(m.fuzzer, "fuzzer").String("input");
+    fuzzer_input = ManifestFile(manifest_path.string(),
+                                JsonFields(m.fuzzer, "fuzzer").String("input"), "fuzzer.input");
   if (!fuzzer_input.empty() && !fs::is_regular_file(fuzzer_input))
     throw std::invalid_argument(fuzzer_input.string() + ": the fuzzer input cannot be read");
 

@@ -26,7 +26,7 @@ Action AddBucketCommand(CLI::App& app) {
               const std::string manifest =
                   fs::is_directory(path) ? (fs::path(path) / "manifest.json").string() : path;
               FindingManifest m = ReadFindingManifest(manifest);
-              const std::string trace = (fs::path(manifest).parent_path() / m.trace).string();
+              const std::string trace = ManifestFile(manifest, m.trace, "trace");
               Bucket b = BucketOf(ParseTraceFile(trace), m.spec);
               Json j = {{"manifest", manifest}, {"bucket", BucketToJson(b)}};
               if (!m.id.empty()) j["id"] = m.id;

@@ -55,6 +55,10 @@ int RunCensus(const CensusOptions& o) {
                                   "\": expected TRACE=RECORDS.jsonl[,MORE.jsonl...]");
     const std::string trace = ResolveTraceArgument(input.substr(0, eq));
     const std::vector<std::string> files = Split(input.substr(eq + 1), ',');
+    for (const std::string& f : files) {
+      RefuseSameFile(f, "records", o.markdown, "--markdown");
+      RefuseSameFile(f, "records", o.csv, "--csv");
+    }
     const std::vector<RunRecord> records = MergeSweepRecords(files);
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
     const Graph graph = ParseTraceFile(trace);

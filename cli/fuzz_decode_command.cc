@@ -1,9 +1,7 @@
 // dtrcheck fuzz-decode: triage a pathology_fuzzer input. Decodes it with the
 // fuzzer's own decoder (fuzz/lib/fuzz_case.h), writes the trace, reruns the
 // sweep and lists the findings the fuzzer could have reported.
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <sstream>
 
 #include "analysis/format.h"
@@ -11,6 +9,8 @@
 #include "cli/number_option.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
+#include "io/atomic_file.h"
+#include "io/input_file.h"
 #include "io/trace_writer.h"
 
 namespace dtrcheck {
@@ -23,11 +23,9 @@ struct DecodeArgs {
   std::optional<double> cliff_factor, cliff_gap;
 };
 
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+// A fuzzer input is a few kilobytes (kFuzzCaseBytes are used); a larger
+// file, a directory or a device is not one (io/json.h ReadSmallFile).
+constexpr size_t kMaxArtifactBytes = size_t{1} << 20;
 
 std::string ShellWords(const std::vector<std::string>& words) {
   std::string s;
@@ -36,7 +34,8 @@ std::string ShellWords(const std::vector<std::string>& words) {
 }
 
 int RunDecode(const DecodeArgs& args) {
-  std::string bytes = ReadBytes(args.artifact);
+  std::string bytes = ReadSmallFile(args.artifact, kMaxArtifactBytes);
+  if (!args.out.empty()) RefuseSameFile(args.artifact, "ARTIFACT", args.out, "-o");
   FuzzCase c = DecodeFuzzCase(bytes);
   TraceLog log = FuzzCaseTrace(c);
   if (!args.out.empty()) WriteTraceLogFile(log, args.out);

@@ -10,6 +10,7 @@
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
+#include "io/atomic_file.h"
 #include "optimal/regret.h"
 #include "optimal/smallest_budget.h"
 #include "sim/parse.h"
@@ -48,6 +49,8 @@ Action AddOptimalCommand(CLI::App& app) {
   return {
       cmd, [=]() -> int {
         FinishSimulationOptions(opts.get());
+        if (!schedule_path->empty())
+          RefuseSameFile(opts->trace, "trace", *schedule_path, "--schedule");
         Graph graph = ParseTraceFile(opts->trace, opts->parse);
         Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
         const Int budget = opts->config.budget
@@ -60,15 +63,14 @@ Action AddOptimalCommand(CLI::App& app) {
                          : *engine == "milp" ? OptimalEngine::kMilp
                                              : OptimalEngine::kBoth;
         Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
-        if (!schedule_path->empty() && r.optimum.compute) {
-          std::ofstream out(*schedule_path);
-          out << ScheduleText(graph, r.schedule,
-                              "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
-                                  IntToString(budget) + " bytes, total compute " +
-                                  IntToString(*r.optimum.compute) + ", " +
-                                  OptimalStatusName(r.optimum.status));
-          if (!out) throw std::invalid_argument("--schedule: cannot write " + *schedule_path);
-        }
+        if (!schedule_path->empty() && r.optimum.compute)
+          WriteFileAtomically(
+              *schedule_path,  // never over the trace (checked above)
+              ScheduleText(graph, r.schedule,
+                           "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
+                               IntToString(budget) + " bytes, total compute " +
+                               IntToString(*r.optimum.compute) + ", " +
+                               OptimalStatusName(r.optimum.status)));
         const bool checked = !r.optimum.compute || r.check.ok;
         std::optional<SmallestBudget> least;
         if (*smallest) {

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "analysis/format.h"
+#include "io/atomic_file.h"
 
 namespace dtrcheck {
 
@@ -296,10 +296,7 @@ std::string RenderSvg(const LinePlot& plot, int width, int height) {
 }
 
 void WriteSvgFile(const std::string& path, const LinePlot& plot) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << RenderSvg(plot);
-  out.close();
-  if (!out) throw std::invalid_argument(path + ": cannot write the plot");
+  WriteFileAtomically(path, RenderSvg(plot));  // whole or not at all
 }
 
 }  // namespace dtrcheck

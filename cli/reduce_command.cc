@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -24,6 +23,7 @@
 #include "cli/number_option.h"
 #include "cli/trace_argument.h"
 #include "cli/trace_commands.h"
+#include "io/atomic_file.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
 #include "reduce/reducer.h"
@@ -107,12 +107,13 @@ int RunReduce(ReduceArgs args) {
   }
   ValidatePropertySpec(spec);
 
-  // Fail now, not after the reduction, if OUT cannot be written.
+  // Fail now, not after the reduction, if OUT or its manifest is the input
+  // (whatever the names) or cannot be written (their temporaries are made
+  // and removed: io/atomic_file.h).
   std::string manifest_path = ManifestPathFor(args.out);
-  for (const std::string& f : {args.out + ".tmp", manifest_path + ".tmp"}) {
-    if (!std::ofstream(f)) throw std::invalid_argument("-o " + args.out + ": cannot write " + f);
-    std::filesystem::remove(f);
-  }
+  RefuseSameFile(args.trace, "trace", args.out, "-o");
+  RefuseSameFile(args.trace, "trace", manifest_path, "the manifest");
+  { AtomicFile probe_trace(args.out), probe_manifest(manifest_path); }
 
   const std::string& path = args.trace;  // resolved by TraceArgument()
   TraceLog original = ReadTraceLogFile(path);

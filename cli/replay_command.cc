@@ -2,7 +2,6 @@
 // configuration and the record simrd produced for it (oracle/record_corpus.py);
 // this replays each through the C++ simulator and compares field by field.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -95,23 +94,14 @@ Action AddReplayCommand(CLI::App& app) {
   cmd->add_flag("--json", *json, "print one JSON object: {passed, failed, failures: [...]}");
   return {cmd, [files, jobs, json]() -> int {
             std::vector<Case> cases;
-            for (const auto& file : *files) {
-              std::ifstream in(file);
-              std::string line;
-              long n = 0;
-              while (std::getline(in, line)) {
-                ++n;
-                if (line.empty()) continue;
-                try {
-                  cases.push_back(ReadCase(file, ParseJson(line)));
-                } catch (const Json::parse_error& e) {
-                  throw TraceError(file, n, std::string("bad JSON: ") + e.what());
-                } catch (const FieldError& e) {
-                  throw TraceError(file, n, e.what());
-                }
+            // The one bounded reader of JSON lines (io/json.h): a special
+            // file, an endless line or a failed allocation is an error,
+            // never an end of file that passes nothing.
+            for (const auto& file : *files)
+              ReadJsonLines(file, [&](long n, Json&& line) {
+                cases.push_back(ReadCase(file, line));
                 cases.back().where = file + ":" + std::to_string(n);
-              }
-            }
+              });
             // Parse each trace and run each baseline once, before the threads start.
             std::map<std::string, Graph> graphs;
             std::map<std::pair<std::string, std::string>, Baseline> baselines;

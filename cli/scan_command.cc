@@ -57,6 +57,7 @@ void FitCliffWindowToStep(const ScanOptions& o, ScanSettings* s) {
 // A sweep's jsonl records as sweep points, after checking that they are runs
 // of this command's configuration on this trace.
 std::vector<SweepPoint> PointsFromRecords(const ScanOptions& o, const Baseline& baseline) {
+  RefusePartialResult(o.records);
   std::vector<SweepPoint> points;
   for (auto& r : ReadRecordsJsonl(o.records)) {
     BudgetSpec spec =

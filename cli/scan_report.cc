@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "analysis/format.h"
 #include "cli/diagnosis_report.h"
 #include "cli/provenance.h"
 #include "cli/sweep_plot.h"
+#include "io/atomic_file.h"
 
 namespace dtrcheck {
 
@@ -182,19 +183,14 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   std::filesystem::create_directories(dir, ec);
   if (ec)
     throw std::invalid_argument(dir + ": cannot create the report directory: " + ec.message());
-  auto open = [&](const std::string& name) {
-    std::ofstream out(dir + "/" + name, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::invalid_argument(dir + "/" + name + ": cannot write");
-    return out;
-  };
+  // Each file whole or not at all (io/atomic_file.h): a full disk names the
+  // file that could not be written and leaves none truncated.
   {
-    auto out = open("points.jsonl");
-    for (const auto& p : r.points) out << RecordToJson(p.record).dump() << "\n";
+    AtomicFile out(dir + "/points.jsonl");
+    for (const auto& p : r.points) out.stream() << RecordToJson(p.record).dump() << "\n";
+    out.Commit();
   }
-  {
-    auto out = open("scan.json");
-    out << ScanToJson(ctx, r).dump(1) << "\n";
-  }
+  WriteFileAtomically(dir + "/scan.json", ScanToJson(ctx, r).dump(1) + "\n");
   std::vector<RunRecord> records;
   for (const auto& p : r.points) records.push_back(p.record);
   std::vector<Finding> marks;
@@ -221,7 +217,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   }
   if (!zoom) std::filesystem::remove(dir + "/overhead-zoom.svg", ec);  // from an earlier report
   {
-    auto out = open("report.md");
+    std::ostringstream out;  // written whole, as the other files
     const Int peak = ctx.baseline.peak;
     out << "# Scan of `" << name << "`\n\n"
         << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute "
@@ -232,6 +228,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
         << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";
     if (r.findings.empty()) {
       out << "No findings.\n\n" << ProvenanceMarkdown({ctx.trace});
+      WriteFileAtomically(dir + "/report.md", out.str());
       return;
     }
     out << "## Findings\n\n| # | kind | low | high | factor | refined low | refined high | note |\n"
@@ -252,6 +249,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
     for (size_t i = 0; i < r.findings.size(); ++i)
       out << "# " << i + 1 << "\n" << ReduceCommandFor(ctx, r.findings[i], i + 1) << "\n";
     out << "```\n\n" << ProvenanceMarkdown({ctx.trace});
+    WriteFileAtomically(dir + "/report.md", out.str());
   }
 }
 

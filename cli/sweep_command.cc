@@ -3,9 +3,12 @@
 //
 // Output never depends on --jobs: points are written in grid order as soon
 // as every earlier point is written. Ctrl-C stops the runs in progress and
-// writes the finished points, still in order; --resume FILE reads them back
-// and runs only the rest. --shard i/n runs the points whose index is i
-// modulo n; `--merge a.jsonl b.jsonl ...` puts shard outputs back together.
+// writes the finished points, still in order, to FILE.partial (never FILE,
+// where they would read as the whole sweep); --resume FILE.partial reads
+// them back and runs only the rest. -o never names an input (the trace, a
+// merged file): refused, whatever the names (io/atomic_file.h). --shard i/n runs the points whose
+// index is i modulo n; `--merge a.jsonl b.jsonl ...` puts shard outputs back together.
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -64,6 +67,7 @@ Shard ParseShard(const std::string& text) {
 int RunMerge(const SweepCommandOptions& o) {
   if (!o.sim.trace.empty() || !o.grid.from.empty() || !o.resume.empty() || !o.shard.empty())
     throw CLI::ValidationError("--merge", "takes only jsonl files, --format, --plot and -o");
+  for (const auto& input : o.merge) RefuseSameFile(input, "--merge file", o.output, "-o");
   auto records = MergeSweepRecords(o.merge);
   SweepFormat format = ParseSweepFormat(o.format);
   std::map<std::string, int> heuristics;
@@ -118,6 +122,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
   if (o.sim.trace.empty())
     throw CLI::ValidationError("TRACE", "a trace is required (or --merge FILES)");
   FinishSimulationOptions(&o.sim);
+  RefuseSameFile(o.sim.trace, "trace", o.output, "-o");
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a sweep takes --from, --to and --step instead");
   o.sim.config.stats = o.stats;
@@ -203,7 +208,15 @@ int RunSweepCommand(SweepCommandOptions& o) {
     }
   }
   write_ready(true);
-  out.Commit();
+  // Read once: a Ctrl-C after the last point must not make a complete
+  // output partial half-way through.
+  const bool stopped = interrupt.interrupted();
+  const std::string partial = stopped ? out.CommitPartial() : "";
+  if (!stopped) {
+    out.Commit();
+    // A finished resume of FILE.partial supersedes it.
+    if (!to_stdout && o.resume == PartialPath(o.output)) std::remove(o.resume.c_str());
+  }
 
   if (!o.plot.empty()) {
     std::vector<RunRecord> finished;
@@ -211,15 +224,16 @@ int RunSweepCommand(SweepCommandOptions& o) {
       if (records[g]) finished.push_back(*records[g]);
     WriteSweepPlot(o.plot, finished, {}, SweepPlotTitle(o.sim.trace, finished));
   }
-  if (interrupt.interrupted()) {
+  if (stopped) {
     size_t written = 0, wanted = 0;
     for (size_t g = 0; g < total; ++g) {
       wanted += mine[g];
       written += mine[g] && records[g];
     }
     std::cerr << "dtrcheck sweep: interrupted; wrote " << written << " of " << wanted << " points"
-              << (o.output.empty() || o.output == "-" ? "" : " to " + o.output)
-              << "; rerun with --format jsonl --resume FILE to continue\n";
+              << (partial.empty() ? "" : " to " + partial + " (not " + o.output + ": incomplete)")
+              << "; rerun with --format jsonl --resume "
+              << (partial.empty() ? "FILE" : partial + " -o " + o.output) << " to continue\n";
     return kExitInterrupted;
   }
   return 0;
@@ -237,7 +251,9 @@ Action AddSweepCommand(CLI::App& app) {
   AddGridOptions(cmd, &o->grid);
   cmd->add_option("--format", o->format, "table, csv or jsonl (one run record per line)")
       ->capture_default_str();
-  cmd->add_option("-o,--output", o->output, "write to FILE (via FILE.partial) instead of stdout");
+  cmd->add_option("-o,--output", o->output,
+                  "write to FILE (atomically; an interrupted sweep to FILE.partial) instead of "
+                  "stdout");
   cmd->add_option("--plot", o->plot, "also draw overhead against budget to FILE.svg");
   cmd->add_option(
       "--resume", o->resume,

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -128,6 +127,7 @@ Json ExpectedIdentity(const RunConfig& config, const BudgetSpec& spec, const Bas
 }
 
 std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths) {
+  for (const auto& p : paths) RefusePartialResult(p);
   std::vector<RunRecord> all;
   for (const auto& p : paths)
     for (auto& r : ReadRecordsJsonl(p)) all.push_back(std::move(r));
@@ -165,18 +165,8 @@ std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths) 
   return out;
 }
 
-OutputFile::OutputFile(const std::string& path) : path_(path), stdout_(&std::cout) {
-  if (path.empty() || path == "-") return;
-  partial_ = path + ".partial";
-  file_ = std::make_unique<std::ofstream>(partial_, std::ios::binary | std::ios::trunc);
-  if (!*file_) throw std::invalid_argument(partial_ + ": cannot write");
-}
-
-OutputFile::~OutputFile() {
-  if (file_) {
-    file_->close();
-    std::remove(partial_.c_str());
-  }
+OutputFile::OutputFile(const std::string& path) {
+  if (!path.empty() && path != "-") file_ = std::make_unique<AtomicFile>(path);
 }
 
 void OutputFile::Commit() {
@@ -184,11 +174,30 @@ void OutputFile::Commit() {
     std::cout.flush();
     return;
   }
-  file_->close();
-  if (!*file_) throw std::invalid_argument(partial_ + ": write failed");
-  if (std::rename(partial_.c_str(), path_.c_str()) != 0)
-    throw std::invalid_argument("cannot rename " + partial_ + " to " + path_);
+  file_->Commit();
   file_.reset();
+}
+
+std::string OutputFile::CommitPartial() {
+  if (!file_) {
+    std::cout.flush();
+    return "";
+  }
+  const std::string partial = PartialPath(file_->path());
+  file_->CommitAs(partial);
+  file_.reset();
+  return partial;
+}
+
+std::string PartialPath(const std::string& path) { return path + ".partial"; }
+
+void RefusePartialResult(const std::string& path) {
+  if (path.ends_with(".partial"))
+    throw std::invalid_argument(
+        path +
+        ": the partial result of an interrupted sweep; finish it first (dtrcheck sweep "
+        "... --format jsonl --resume " +
+        path + " -o " + path.substr(0, path.size() - 8) + ")");
 }
 
 }  // namespace dtrcheck

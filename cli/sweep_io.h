@@ -3,7 +3,7 @@
 #ifndef DTRCHECK_CLI_SWEEP_IO_H_
 #define DTRCHECK_CLI_SWEEP_IO_H_
 
-#include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/sweep.h"
+#include "io/atomic_file.h"
 #include "io/record.h"
 #include "sim/parse.h"
 #include "sim/simulate.h"
@@ -65,24 +66,34 @@ Json ExpectedIdentity(const RunConfig& config, const BudgetSpec& spec, const Bas
 // do records of different runtimes, limits or baselines.
 std::vector<RunRecord> MergeSweepRecords(const std::vector<std::string>& paths);
 
-// Where a command's output goes: stdout, or FILE written as FILE.partial
-// and renamed to FILE by Commit(), so that an input of the command (e.g.
-// --resume FILE) can be the output too and a crash never leaves a torn FILE.
+// Where a command's output goes: stdout, or FILE written atomically
+// (io/atomic_file.h: a unique temporary beside FILE, renamed to FILE by
+// Commit()), so that an input of the command (e.g. --resume FILE) can be
+// the output too, a crash or a full disk never leaves a torn FILE, and two
+// commands writing FILE never interleave.
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);  // "" or "-": stdout
-  ~OutputFile();  // without Commit(), removes FILE.partial (the command failed)
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
-  std::ostream& stream() { return file_ ? *file_ : *stdout_; }
-  // Flushes and renames; throws std::invalid_argument on a write error.
+  std::ostream& stream() { return file_ ? file_->stream() : std::cout; }
+  // Flushes and renames; throws OutputError naming FILE on a write error.
   void Commit();
+  // An interrupted command's output, renamed to PartialPath(FILE) instead:
+  // never under FILE, where it would read as complete. Returns that name
+  // ("" for stdout).
+  std::string CommitPartial();
 
  private:
-  std::string path_, partial_;
-  std::unique_ptr<std::ofstream> file_;
-  std::ostream* stdout_;
+  std::unique_ptr<AtomicFile> file_;
 };
+
+// Where an interrupted sweep leaves what it finished: FILE.partial.
+std::string PartialPath(const std::string& path);
+// Throws std::invalid_argument if `path` is such a partial result: census,
+// `sweep --merge` and `scan --records` read complete sweeps only (`sweep
+// --resume` reads partial ones, to finish them).
+void RefusePartialResult(const std::string& path);
 
 }  // namespace dtrcheck
 

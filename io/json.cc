@@ -1,9 +1,10 @@
 #include "io/json.h"
 
-#include <fstream>
+#include <algorithm>
 #include <utility>
 
-#include "sim/log_line.h"  // Excerpt
+#include "io/input_file.h"
+#include "sim/log_line.h"  // Excerpt, kMaxLineBytes, TraceError
 
 namespace dtrcheck {
 
@@ -143,12 +144,21 @@ Json ParseJson(std::string_view text) { return Parse(text); }
 Json ParseJson(std::istream& in) { return Parse(in); }
 
 void ReadJsonLines(const std::string& path, const std::function<void(long, Json&&)>& on_line) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
-  std::string text;
-  for (long n = 1; std::getline(in, text); ++n) {
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+  // The one bounded reader (io/input_file.h): regular files only, lines
+  // of at most kMaxLineBytes.
+  const FileText file = OpenInputFile(path, FileLimits{}.max_bytes);
+  // JSON Lines end at "\n" (a "\r" before it is white space to JSON), as
+  // std::getline split them before: not at a lone "\r", as a simrd log.
+  const std::string_view all = file.text();
+  for (size_t start = 0, n = 1; start < all.size(); ++n) {
+    const size_t end = std::min(all.find('\n', start), all.size());
+    const std::string_view text = all.substr(start, end - start);
+    start = end + 1;
     const std::string where = path + ":" + std::to_string(n) + ": ";
+    if (text.size() > kMaxLineBytes)
+      throw std::invalid_argument(where + "a line of " + std::to_string(text.size()) +
+                                  " bytes; dtrcheck reads lines of at most 16 MiB");
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
     Json value;
     try {
       value = ParseJson(text);
@@ -158,7 +168,7 @@ void ReadJsonLines(const std::string& path, const std::function<void(long, Json&
       throw std::invalid_argument(where + e.what());
     }
     try {
-      on_line(n, std::move(value));
+      on_line(static_cast<long>(n), std::move(value));
     } catch (const Json::exception& e) {
       throw std::invalid_argument(where + e.what());
     } catch (const std::invalid_argument& e) {

@@ -4,6 +4,8 @@
 // Python's: str(2**64 + 1), str(2**100), str(-2**64 - 1), str(2**127 - 1).
 #include "io/json.h"
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,8 +16,10 @@
 #include <vector>
 
 #include "io/error_of.h"
+#include "io/input_file.h"
 #include "io/json_fields.h"
 #include "io/record.h"
+#include "sim/log_line.h"
 
 namespace dtrcheck {
 namespace {
@@ -160,6 +164,41 @@ TEST(ReadJsonLines, NumbersLinesAndNamesTheLineOfAnError) {
   std::filesystem::remove(path);
   EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadJsonLines(path, collect); }),
             path + ": cannot read");
+}
+
+// The bounded reader (sim/file_text.h): a character device, a FIFO and a
+// directory are refused before a byte is read (/dev/zero once grew to 14 GB,
+// a FIFO would wait for a writer), naming the file; a line past
+// kMaxLineBytes is refused naming the line.
+TEST(ReadJsonLines, RefusesSpecialFilesAndOverlongLines) {
+  auto ignore = [](long, Json&&) {};
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadJsonLines("/dev/zero", ignore); }),
+            "/dev/zero: is a character device, not a regular file");
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("json_special_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadJsonLines(dir.string(), ignore); }),
+            dir.string() + ": is a directory, not a regular file");
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadJsonLines(fifo, ignore); }),
+            fifo + ": is a FIFO (named pipe), not a regular file");
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadJsonFile(fifo); }),
+            fifo + ": is a FIFO (named pipe), not a regular file");
+  const std::string long_line = (dir / "long.jsonl").string();
+  std::ofstream(long_line) << "{}\n\"" << std::string(kMaxLineBytes, 'x') << "\"\n";
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] {
+              ReadJsonLines(long_line, ignore);
+            }).rfind(long_line + ":2: a line of ", 0),
+            0u);
+  // A manifest is one document of at most kMaxLineBytes.
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] {
+              ReadJsonFile(long_line);
+            }).rfind(long_line + ": longer than ", 0),
+            0u);
+  EXPECT_EQ(ErrorOf<std::invalid_argument>([&] { ReadSmallFile(long_line, 10); }),
+            long_line + ": longer than 10 bytes, the most read here");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

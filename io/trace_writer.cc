@@ -1,11 +1,12 @@
 #include "io/trace_writer.h"
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
 
 namespace dtrcheck {
 
@@ -81,16 +82,9 @@ std::string TraceLogText(const TraceLog& log) {
 }
 
 void WriteTraceLogFile(const TraceLog& log, const std::string& path) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot write (cannot create " + tmp + ")");
-    WriteTraceLog(log, out);
-    out.flush();
-    if (!out) throw std::runtime_error(path + ": write error");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error(path + ": cannot rename " + tmp + " into place");
+  AtomicFile out(path);
+  WriteTraceLog(log, out.stream());
+  out.Commit();
 }
 
 }  // namespace dtrcheck

@@ -17,9 +17,10 @@ namespace dtrcheck {
 void WriteTraceLog(const TraceLog& log, std::ostream& out);
 std::string TraceLogText(const TraceLog& log);
 
-// Writes to `path` through a temporary file renamed into place, so that a
-// reader (or an interrupted reducer) never sees half a log. Throws
-// std::runtime_error naming the path when it cannot be written.
+// Writes to `path` through a temporary file renamed into place
+// (io/atomic_file.h), so that a reader (or an interrupted reducer) never
+// sees half a log. Throws OutputError naming the path when it cannot be
+// written.
 void WriteTraceLogFile(const TraceLog& log, const std::string& path);
 
 }  // namespace dtrcheck

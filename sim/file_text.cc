@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "sim/huge_pages.h"
 #include "sim/log_line.h"  // TraceError
@@ -57,14 +58,41 @@ void RejectGzip(std::string_view first_bytes, const std::string& path) {
                      "(gunzip -k), or give a captured trace by its name (dtrcheck traces)");
 }
 
+// What a file that is not a regular one is, for the error that refuses it
+// ("" for a regular file).
+std::string SpecialFileKind(mode_t mode) {
+  if (S_ISREG(mode)) return "";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+[[noreturn]] void RefuseSpecial(const std::string& path, mode_t mode) {
+  throw TraceError(path, 0, "is " + SpecialFileKind(mode) + ", not a regular file");
+}
+
+[[noreturn]] void RefuseSize(const std::string& path, size_t max_bytes) {
+  throw TraceError(path, 0,
+                   "longer than " + std::to_string(max_bytes) + " bytes, the most read here");
+}
+
 }  // namespace
 
-FileText::FileText(const std::string& path) {
+FileText::FileText(const std::string& path, const FileLimits& limits) {
+  // Before opening: opening a FIFO would wait for a writer.
+  struct stat st;
+  if (limits.regular_only && stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    RefuseSpecial(path, st.st_mode);
   Descriptor file{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) throw TraceError(path, 0, "cannot open file");
-  struct stat st;
   if (fstat(file.fd, &st) != 0) throw TraceError(path, 0, "read error");
+  if (S_ISDIR(st.st_mode) || (limits.regular_only && !S_ISREG(st.st_mode)))
+    RefuseSpecial(path, st.st_mode);
   const size_t size = static_cast<size_t>(st.st_size);
+  if (S_ISREG(st.st_mode) && size > limits.max_bytes) RefuseSize(path, limits.max_bytes);
   if (S_ISREG(st.st_mode) && size >= 2) {
     // Before any memory is taken for the text (a mapping would be left
     // behind by a constructor that throws).
@@ -97,7 +125,7 @@ FileText::FileText(const std::string& path) {
       munmap(area, span);
     }
   }
-  Read(file.fd, path);
+  Read(file.fd, path, limits);
 }
 
 // Anonymous memory aligned to huge pages, asked to be backed by them,
@@ -145,8 +173,12 @@ FileText::~FileText() {
   if (map_ != nullptr) munmap(map_, map_size_);
 }
 
-void FileText::Read(int fd, const std::string& path) {
+void FileText::Read(int fd, const std::string& path, const FileLimits& limits) {
   size_t size = 0;
+  // Where the line being read starts, and its number: a line longer than
+  // the parsers read is refused here, before it takes more memory.
+  size_t line_start = 0;
+  long line = 1;
   read_.resize(64 * 1024);
   for (;;) {
     if (read_.size() - size < 4096) read_.resize(2 * read_.size());
@@ -156,7 +188,19 @@ void FileText::Read(int fd, const std::string& path) {
       if (errno == EINTR) continue;
       throw TraceError(path, 0, "read error");
     }
+    for (size_t i = size; i < size + static_cast<size_t>(got); ++i) {
+      if (read_[i] == '\n' || read_[i] == '\r') {
+        line += read_[i] == '\n';
+        line_start = i + 1;
+      }
+    }
     size += static_cast<size_t>(got);
+    if (size - line_start > kMaxLineBytes)
+      throw TraceError(path, line,
+                       "a line of more than " + std::to_string(kMaxLineBytes) +
+                           " bytes; dtrcheck reads lines of at most 16 MiB (QUIRKS.md, "
+                           "Q-LONG-LINE)");
+    if (size > limits.max_bytes) RefuseSize(path, limits.max_bytes);
   }
   read_.resize(size);
   RejectGzip(read_, path);

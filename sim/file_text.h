@@ -13,6 +13,12 @@
 // the LSTM trace. Anything else (a pipe, /dev/stdin, a /proc file that
 // reports size 0) is read. Either way the text is followed by at least
 // kPadding zero bytes, which simdjson may read past the end.
+// What is read is bounded (FileLimits): a directory is refused; a file
+// that is read (not mapped) is refused as soon as a line grows past
+// kMaxLineBytes (sim/log_line.h) or the text past max_bytes, so /dev/zero
+// or an endless pipe ends in an error, not in all the memory there is.
+// Record and manifest readers (io/json.h) also refuse anything but a
+// regular file (devices, FIFOs, sockets) before opening it.
 // As with any mapped file, a trace truncated in place by another process
 // while it is being parsed would fault (SIGBUS) where its pages are gone;
 // dtrcheck's own writers (io/trace_writer.h) write a new file and rename
@@ -27,13 +33,21 @@
 
 namespace dtrcheck {
 
+// What a reader accepts.
+struct FileLimits {
+  bool regular_only = false;           // refuse devices, FIFOs and sockets too
+  size_t max_bytes = size_t(1) << 40;  // a longer file is refused
+};
+
 class FileText {
  public:
   static constexpr size_t kPadding = 64;  // parse.cc checks it covers simdjson's
 
-  // Throws TraceError(path, 0, "cannot open file", "read error", or a
-  // message that says the file is gzip-compressed).
-  explicit FileText(const std::string& path);
+  // Throws TraceError(path, 0, "cannot open file", "read error", a message
+  // that says the file is gzip-compressed, a directory or another special
+  // file, or longer than limits.max_bytes), or TraceError(path, LINE, ...)
+  // for a line longer than kMaxLineBytes in a file that is read.
+  explicit FileText(const std::string& path, const FileLimits& limits = {});
   ~FileText();
   FileText(const FileText&) = delete;
   FileText& operator=(const FileText&) = delete;
@@ -41,7 +55,8 @@ class FileText {
   std::string_view text() const { return text_; }
 
  private:
-  void Read(int fd, const std::string& path);  // into read_, for what is not mapped
+  // Into read_, for what is not mapped.
+  void Read(int fd, const std::string& path, const FileLimits& limits);
   // Into a block of the heap (heap_), or into huge pages of its own
   // mapping (map_), for a large file; false, changing nothing, if that
   // fails.

@@ -190,6 +190,7 @@ def sigterm_as_interrupt(signum: int, frame: Optional[FrameType]) -> None:
 def campaign(args: argparse.Namespace, fuzz: bool) -> int:
     findings = Findings(args.findings)
     findings.ensure()
+    held = findings.lock()  # noqa: F841 (held until the campaign ends)
     check_plugins(args, findings)
     if fuzz and args.build:
         subprocess.run(['bash', os.path.join(ROOT, 'ci', 'fuzz_build.sh')], check=True)
@@ -308,6 +309,7 @@ def copy_missing(src: str, dst: str) -> bool:
 def merge(args: argparse.Namespace) -> int:
     dest = Findings(args.findings)
     dest.ensure()
+    held = dest.lock()  # noqa: F841 (held until the merge ends)
     store = buckets.Store(args.archive)
     counts = {'claims': 0, 'corpus': 0, 'triage': 0, 'archive': 0, 'buckets': 0}
     for src in args.sources:

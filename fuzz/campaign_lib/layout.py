@@ -13,14 +13,18 @@ A findings directory (default fuzz/findings/, ignored by git) holds:
   campaigns.jsonl      one line per campaign: start, end, host, options
   report.md            the last campaign's report, saturation-<stamp>.svg
                        its curve of new buckets
+  lock                 held (flock) by the run, triage or merge using the
+                       directory; a second one exits 2 (Findings.lock)
 The archive (default corpus/ of the repository) holds the counterexamples:
   <kind>/<id>/trace.log, manifest.json, input.bin
   buckets/<bucket id>.json   their root-cause buckets (buckets.py)
 """
+import fcntl
 import json
 import os
+import sys
 import tempfile
-from typing import Any, Dict, List, Optional, Union
+from typing import IO, Any, Dict, List, Optional, Union
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = ('pathology_fuzzer', 'trace_parse_fuzzer')
@@ -51,6 +55,29 @@ class Findings:
         per_target = [f(t) for t in TARGETS for f in (self.corpus, self.artifacts)]
         for d in [self.claims, self.triage] + per_target:
             os.makedirs(d, exist_ok=True)
+
+    def lock(self) -> IO[bytes]:
+        """Takes the directory for this process: two campaigns triaging one
+        findings directory would count the same claims twice and race on
+        their representatives. An exclusive flock on ROOT/lock, held until
+        the returned file is closed (or the process ends, however it ends);
+        a second taker exits 2 naming the directory and the holder."""
+        os.makedirs(self.root, exist_ok=True)
+        path = os.path.join(self.root, 'lock')
+        f = open(path, 'a+b')
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().decode(errors='replace').strip() or 'another process'
+            f.close()
+            print(f'campaign: {self.root} is in use by {holder} (its lock {path} is held); '
+                  'wait for it to finish or use another --findings', file=sys.stderr)
+            sys.exit(2)
+        f.truncate(0)
+        f.write(f'pid {os.getpid()}\n'.encode())
+        f.flush()
+        return f
 
 
 def write_atomic(path: str, data: Union[str, bytes]) -> None:

@@ -14,11 +14,13 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 from capture import interpreter
 from capture import manifest as manifest_lib
+from capture.errors import CaptureError, describe
 
 EXIT_USAGE = 2
 EXIT_NO_TORCH = 3
@@ -105,8 +107,15 @@ def run_capture(build: Callable[[int], Any], batch: int,
     from capture.step import capture_step, seed_everything
     # Debian's torch starts with one thread; the log does not depend on the count.
     torch.set_num_threads(max(1, len(os.sched_getaffinity(0))))
+    from capture.step import check_step
     seed_everything(args.seed)
-    step = build(batch)
+    label = getattr(args, 'factory', None) or getattr(args, 'name', 'the model')
+    what = '{}({})'.format(label, batch)
+    try:
+        built = build(batch)
+    except Exception as e:  # the user's factory: any error is theirs
+        raise CaptureError('{} raised {}'.format(what, describe(e))) from e
+    step = check_step(built, what)
     opt = optimizer_factory(args.optimizer)
     if opt is not None:
         step.optimizer = opt
@@ -116,11 +125,40 @@ def run_capture(build: Callable[[int], Any], batch: int,
     return capture, shape, time.perf_counter() - started
 
 
+def check_output(path: str, option: str) -> None:
+    """CaptureError unless a file can be written at `path` (checked before the capture, so
+    that a long capture does not end in a traceback)."""
+    if os.path.isdir(path):
+        raise CaptureError('{} {}: is a directory'.format(option, path))
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise CaptureError('{} {}: no such directory {}'.format(option, path, parent))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise CaptureError('{} {}: directory {} is not writable'.format(option, path, parent))
+
+
+def write_file(path: str, text: str, option: str) -> None:
+    """Writes `text` to a temporary beside `path`, then renames it: `path` is whole or
+    untouched, and nothing else is left behind."""
+    parent = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix='.' + os.path.basename(path) + '.',
+                                   suffix='.tmp')
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise CaptureError('{} {}: cannot write: {}'.format(
+            option, path, e.strerror or describe(e))) from e
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.remove(tmp)
+
+
 def write_log(path: str, text: str) -> None:
-    tmp = path + '.tmp'
-    with open(tmp, 'w') as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_file(path, text, '-o')
 
 
 def report(summary: Dict[str, object], out: TextIO) -> None:
@@ -141,6 +179,9 @@ def report(summary: Dict[str, object], out: TextIO) -> None:
 def cmd_single(args: argparse.Namespace, build: Callable[[int], Any], default_batch: int,
                label: str) -> int:
     batch = args.batch or default_batch
+    check_output(args.output, '-o')
+    if args.summary:
+        check_output(args.summary, '--summary')
     capture, shape, seconds = run_capture(build, batch, args)
     write_log(args.output, capture.text)
     summary = summary_of(capture, {'model': label, 'batch': batch, 'input_shape': shape,
@@ -154,9 +195,7 @@ def cmd_single(args: argparse.Namespace, build: Callable[[int], Any], default_ba
         summary.update(base)
     report(summary, sys.stderr)
     if args.summary:
-        with open(args.summary, 'w') as f:
-            json.dump(summary, f, indent=2)
-            f.write('\n')
+        write_file(args.summary, json.dumps(summary, indent=2) + '\n', '--summary')
     return 0
 
 
@@ -178,8 +217,12 @@ def cmd_module(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         build = getattr(importlib.import_module(module_name), func_name)
-    except (ImportError, AttributeError) as e:
-        print('dtrcheck-capture: cannot load {}: {}'.format(args.factory, e), file=sys.stderr)
+    except Exception as e:  # importing runs the user's module: any error is theirs
+        print('dtrcheck-capture: cannot load {}: {}'.format(args.factory, describe(e)),
+              file=sys.stderr)
+        return EXIT_USAGE
+    if not callable(build):
+        print('dtrcheck-capture: {} is not a function'.format(args.factory), file=sys.stderr)
         return EXIT_USAGE
     return cmd_single(args, build, args.batch or 1, args.factory)
 
@@ -299,7 +342,11 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     args = parser().parse_args(argv)
     ensure_torch()
-    return args.run(args)
+    try:
+        return args.run(args)
+    except CaptureError as e:
+        print('dtrcheck-capture: {}'.format(e), file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == '__main__':

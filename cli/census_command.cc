@@ -13,6 +13,7 @@
 #include "analysis/census.h"
 #include "cli/census_command.h"
 #include "cli/grid_options.h"
+#include "cli/number_option.h"
 #include "cli/provenance.h"
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
@@ -126,7 +127,8 @@ Action AddCensusCommand(CLI::App& app) {
   cmd->add_option(
       "--svg-dir", o->svg_dir,
       "also draw every policy's raw overhead curve, one plot per input, to DIR/<records>.svg");
-  cmd->add_option("--jobs,-j", o->grid.jobs, "threads diagnosing inversions (0: all)");
+  cmd->add_option("--jobs,-j", o->grid.jobs, "threads diagnosing inversions (0: all)")
+      ->check(IntegerRange(0, 1024));
   return {cmd, [o]() { return RunCensus(*o); }};
 }
 

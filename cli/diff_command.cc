@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/number_option.h"
 #include "cli/progress.h"
 #include "io/record.h"
 #include "oracle/simrd_client.h"
@@ -94,7 +95,8 @@ Action AddDiffCommand(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   AddSimulationOptions(cmd, opts.get());
   cmd->add_option("--perturb-eviction", *perturb,
-                  "testing aid: make dtrcheck evict another storage at this eviction number");
+                  "testing aid: make dtrcheck evict another storage at this eviction number")
+      ->check(IntegerRangeOf<int64_t>(0));
   cmd->add_flag("--json", *json, "print the verdict as one JSON object");
   return {
       cmd, [opts, perturb, json]() -> int {

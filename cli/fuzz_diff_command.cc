@@ -19,6 +19,7 @@
 #include "cli/build_info.h"
 #include "cli/fuzz_commands.h"
 #include "cli/interrupt.h"
+#include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/provenance.h"
 #include "fuzz/lib/diff_fuzz.h"
@@ -110,17 +111,45 @@ CaseResult RunOne(OracleServer& server, const FuzzDiffOptions& o, uint64_t index
   return r;
 }
 
+// An entry's manifest.json: its status ("open" when it has none). A file
+// that is not JSON (truncated, say) is refused naming it and the line.
+std::string EntryStatus(const fs::path& manifest) {
+  std::ifstream m(manifest, std::ios::binary);
+  if (!m) return "open";
+  const std::string text{std::istreambuf_iterator<char>(m), std::istreambuf_iterator<char>()};
+  try {
+    Json j = ParseJson(text);
+    if (!j.is_object()) throw std::invalid_argument(manifest.string() + ":1: not a JSON object");
+    const auto it = j.find("status");
+    if (it == j.end()) return "open";
+    if (!it->is_string())
+      throw std::invalid_argument(manifest.string() + ": field \"status\": not a string");
+    return it->get<std::string>();
+  } catch (const Json::parse_error& e) {
+    const size_t at = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    const long line = 1 + std::count(text.begin(), text.begin() + at, '\n');
+    throw std::invalid_argument(manifest.string() + ":" + std::to_string(line) +
+                                ": not JSON: " + e.what());
+  } catch (const FieldError& e) {
+    throw std::invalid_argument(manifest.string() + ": " + e.what());
+  }
+}
+
 int Replay(const FuzzDiffOptions& o) {
+  // A replay that finds nothing to replay checks nothing: in CI it would
+  // pass whatever the archive holds.
+  if (!fs::is_directory(o.replay))
+    throw CLI::ValidationError("--replay", o.replay + ": no such directory");
   std::vector<fs::path> entries;
-  if (fs::is_directory(o.replay))
-    for (const auto& e : fs::directory_iterator(o.replay))
-      if (fs::exists(e.path() / "case.jsonl")) entries.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(o.replay))
+    if (fs::exists(e.path() / "case.jsonl")) entries.push_back(e.path());
+  if (entries.empty())
+    throw CLI::ValidationError("--replay",
+                               o.replay + ": no archived divergences (no DIR/*/case.jsonl)");
   std::sort(entries.begin(), entries.end());
   int failed = 0, open = 0;
   for (const auto& e : entries) {
-    std::string status = "open";
-    std::ifstream m(e / "manifest.json");
-    if (m) status = ParseJson(m).value("status", "open");
+    const std::string status = EntryStatus(e / "manifest.json");
     auto diffs = ReplayParityEntry(e.string());
     if (status == "open" && !diffs.empty()) {
       ++open;
@@ -154,28 +183,28 @@ Action AddFuzzDiffCommand(CLI::App& app) {
       "runtime/heuristic pair, random budgets and limits; divergences reduced and archived");
   auto o = std::make_shared<FuzzDiffOptions>();
   cmd->add_option("--time", o->seconds, "run for this many seconds (default 60 without --cases)")
-      ->check(CLI::PositiveNumber);
+      ->check(FinitePositive(1e9));
   cmd->add_option("--cases", o->cases, "run cases 0..N-1 (deterministic)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(IntegerRangeOf<int64_t>(0));
   cmd->add_option("--case", o->only_case, "run only this case and print its outcomes")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", o->seed, "campaign seed");
+      ->check(IntegerRangeOf<int64_t>(0));
+  cmd->add_option("--seed", o->seed, "campaign seed")->check(IntegerRangeOf<uint64_t>());
   cmd->add_option("--archive", o->archive, "where divergences are filed")->capture_default_str();
   cmd->add_option("--jobs,-j", o->jobs, "threads, each with its own simrd process")
-      ->check(CLI::Range(1, 256))
+      ->check(IntegerRange(1, 256))
       ->capture_default_str();
   cmd->add_option("--configs", o->cases_options.configs, "configurations per trace")
-      ->check(CLI::Range(1, 64))
+      ->check(IntegerRange(1, 64))
       ->capture_default_str();
   cmd->add_option("--max-operators", o->cases_options.max_operators,
                   "generated traces are shrunk to at most this many operators")
-      ->check(CLI::Range(1, 100000))
+      ->check(IntegerRange(1, 100000))
       ->capture_default_str();
   cmd->add_option("--max-mutations", o->cases_options.max_mutations, "mutations per trace")
-      ->check(CLI::Range(0, 64))
+      ->check(IntegerRange(0, 64))
       ->capture_default_str();
   cmd->add_option("--reduce-time", o->reduce_seconds, "seconds per reduction")
-      ->check(CLI::PositiveNumber)
+      ->check(FinitePositive(1e9))
       ->capture_default_str();
   cmd->add_flag("--no-reduce", o->no_reduce, "archive divergences unreduced");
   cmd->add_flag("--archive-known", o->archive_known,
@@ -183,7 +212,8 @@ Action AddFuzzDiffCommand(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print the summary as one JSON object");
   cmd->add_option("--perturb-eviction", o->perturb,
                   "testing aid: make dtrcheck evict another storage at this eviction number "
-                  "(an injected divergence)");
+                  "(an injected divergence)")
+      ->check(IntegerRangeOf<int64_t>(0));
   cmd->add_option("--replay", o->replay,
                   "replay the archive DIR in dtrcheck instead of fuzzing (open entries must "
                   "still diverge, fixed ones must agree)");

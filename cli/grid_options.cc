@@ -16,7 +16,7 @@ void AddGridOptions(CLI::App* cmd, GridOptions* o) {
   cmd->add_flag("--bytes", o->bytes, "--from/--to/--step are budgets in bytes, not ratios");
   cmd->add_option("--jobs,-j", o->jobs,
                   "worker threads (0: one per hardware thread); output does not depend on it")
-      ->check(CLI::Range(0, 1024))
+      ->check(IntegerRange(0, 1024))
       ->capture_default_str();
 }
 

@@ -233,8 +233,10 @@ Action AddReduceCommand(CLI::App& app) {
   cmd->add_option("--hi", args->hi,
                   "larger budget (pinned-oom: the failing one), as a ratio of the peak")
       ->check(FiniteRange(0.0, 1e6));
-  cmd->add_option("--lo-bytes", args->lo_bytes, "smaller budget in bytes");
-  cmd->add_option("--hi-bytes", args->hi_bytes, "larger budget in bytes");
+  cmd->add_option("--lo-bytes", args->lo_bytes, "smaller budget in bytes")
+      ->check(IntegerText(/*non_negative=*/true));
+  cmd->add_option("--hi-bytes", args->hi_bytes, "larger budget in bytes")
+      ->check(IntegerText(/*non_negative=*/true));
   cmd->add_option("--factor", args->factor,
                   "cliff: overheads differ by >= F; overhead: hi above F x lo")
       ->capture_default_str()
@@ -255,9 +257,11 @@ Action AddReduceCommand(CLI::App& app) {
                              "thrash when remat_compute > baseline_compute * (X - 1)")
                  ->check(FiniteRange(1.0, 1e300));
   auto* rl =
-      cmd->add_option("--remat-limit", args->sim.remat_limit_text, "thrash when remat_compute > N");
+      cmd->add_option("--remat-limit", args->sim.remat_limit_text, "thrash when remat_compute > N")
+          ->check(IntegerText(/*non_negative=*/true));
   ol->excludes(rl);
-  cmd->add_option("--seed", args->sim.seed_text, "random.seed(S) for RandomStorage and AbRandom");
+  cmd->add_option("--seed", args->sim.seed_text, "random.seed(S) for RandomStorage and AbRandom")
+      ->check(IntegerText(/*non_negative=*/false));
   cmd->add_flag("--no-oracle", args->no_oracle, "do not confirm the reduced trace with simrd");
   cmd->add_flag("--json", args->json, "print the manifest (as written) on stdout");
   cmd->add_option("-o,--output", args->out,

@@ -8,6 +8,7 @@
 
 #include "analysis/parallel_for.h"
 #include "cli/commands.h"
+#include "cli/number_option.h"
 #include "cli/progress.h"
 #include "io/record.h"
 #include "traces/locate.h"
@@ -90,7 +91,7 @@ Action AddReplayCommand(CLI::App& app) {
   cmd->add_option("CORPUS", *files, "JSON-lines files written by oracle/record_corpus.py")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--jobs,-j", *jobs, "threads")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs,-j", *jobs, "threads")->check(IntegerRange(1, 256));
   cmd->add_flag("--json", *json, "print one JSON object: {passed, failed, failures: [...]}");
   return {cmd, [files, jobs, json]() -> int {
             std::vector<Case> cases;

@@ -10,6 +10,7 @@
 
 #include "analysis/parallel_for.h"
 #include "cli/interrupt.h"
+#include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/provenance.h"
 #include "cli/reproduce.h"
@@ -130,7 +131,7 @@ Action AddReproduceCommand(CLI::App& app) {
   cmd->add_option("--out", o->out, "report directory (markdown and SVG plots)")
       ->capture_default_str();
   cmd->add_option("--jobs,-j", o->jobs, "worker threads (0: one per hardware thread)")
-      ->check(CLI::Range(0, 1024));
+      ->check(IntegerRange(0, 1024));
   cmd->add_flag("--no-lstm", o->no_lstm, "skip the LSTM cliff (and the LSTM ablation)");
   cmd->add_flag("--no-ablation", o->no_ablation, "skip the ablation of the DTR score");
   return {cmd, [o]() { return RunReproduce(*o); }};

@@ -25,7 +25,8 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
   cmd->add_option("--heuristic", o->config.heuristic,
                   "simrd heuristic class (or a name a --plugin registers):" + heuristics)
       ->capture_default_str();
-  auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes");
+  auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes")
+                     ->check(IntegerText(/*non_negative=*/true));
   auto* ratio = cmd->add_option("--ratio", o->config.ratio,
                                 "budget = int(peak * R), peak from an unbounded baseline run")
                     ->check(FiniteRange(0.0, 1e6));
@@ -42,10 +43,12 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optio
   auto* ol = cmd->add_option("--overhead-limit", o->config.overhead_limit,
                              "thrash when remat_compute > baseline_compute * (X - 1)")
                  ->check(FiniteRange(1.0, 1e300));
-  auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text, "thrash when remat_compute > N");
+  auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text, "thrash when remat_compute > N")
+                 ->check(IntegerText(/*non_negative=*/true));
   ol->excludes(rl);
   cmd->add_option("--seed", o->seed_text,
-                  "random.seed(S) for RandomStorage and AbRandom (default 0)");
+                  "random.seed(S) for RandomStorage and AbRandom (default 0)")
+      ->check(IntegerText(/*non_negative=*/false));
   const std::map<std::string, RegionRebuilds> rebuilds = {
       {"update", RegionRebuilds::kUpdate},
       {"walk", RegionRebuilds::kWalk},

@@ -159,7 +159,8 @@ Action AddScanCommand(CLI::App& app) {
                    ->check(FiniteRange(0.0, 1e6))
                    ->capture_default_str();
   auto* bytes =
-      cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart");
+      cmd->add_option("--cliff-delta-bytes", o->cliff_delta_bytes, "... or at most N bytes apart")
+          ->check(IntegerText(/*non_negative=*/true));
   bytes->excludes(frac);
   o->cliff_delta_option = frac;
   cmd->add_option("--rise-factor,--nonmono-factor", o->rise_factor,

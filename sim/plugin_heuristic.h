@@ -43,8 +43,16 @@ std::unique_ptr<Heuristic> MakePluginHeuristic(const std::string& name, Int seed
 
 // dlopens `path` (kept loaded for the process), checks its ABI version and
 // calls its registration entry point. Throws PluginError: a missing or
-// unloadable file, a library without the entry points, another ABI
-// version, a name clash. Loading the same path twice is a no-op.
+// unloadable file, a library without the entry points or whose entry points
+// are not functions, another ABI version, a name clash, an exception from
+// its entry points. Loading the same path twice is a no-op.
+//
+// The first load also installs a fatal-signal handler (SIGSEGV, SIGBUS,
+// SIGILL, SIGFPE, SIGABRT, on an alternate stack): a crash while a plugin's
+// code runs (its loading, entry points, factory, Score, Choose) prints
+// "dtrcheck: SIGSEGV ... inside plugin PATH: heuristic NAME: Score ..." on
+// stderr, then the previous disposition takes the signal (the process still
+// dies of it, exit 128 + signal). Crashes elsewhere print nothing new.
 void LoadPlugin(const std::string& path);
 
 // The plugins named by the environment variable DTRCHECK_PLUGINS (paths

@@ -78,6 +78,13 @@ constexpr StorageHandle kUseScores = -1;
 
 // What a heuristic may read. Implemented by dtrcheck; valid only during the
 // call it is passed to.
+//
+// Every call checks its arguments and throws on a bad one, naming the call:
+// a handle that is no storage (std::out_of_range), an index past the pool's
+// end (std::out_of_range), a division by zero (std::domain_error), an empty
+// or too large range for RandBelow (std::invalid_argument). Let it
+// propagate: dtrcheck stops the run with the message, the plugin's path and
+// the heuristic's name (exit 2).
 class View {
  public:
   virtual ~View() = default;
@@ -88,9 +95,11 @@ class View {
   virtual Int Budget() const = 0;
 
   // The evictable pool in simrd's list order. Slot holes read as -1; skip them.
+  // i < PoolSlotCount().
   virtual size_t PoolSlotCount() const = 0;
   virtual StorageHandle PoolSlot(size_t i) const = 0;
-  // Live storages in the pool, and the i-th of them (storage_pool[i]).
+  // Live storages in the pool, and the i-th of them (storage_pool[i]);
+  // i < PoolSize().
   virtual size_t PoolSize() const = 0;
   virtual StorageHandle PoolNth(size_t i) = 0;
 
@@ -117,11 +126,13 @@ class View {
 
   // Python's true division a / b and a / (b * c), correctly rounded as
   // CPython rounds int / int (the scores must match simrd bit for bit;
-  // converting to double first does not).
+  // converting to double first does not). b (b * c) must not be 0: Python
+  // raises ZeroDivisionError.
   virtual double TrueDivide(Int a, Int b) const = 0;
   virtual double TrueDivideByProduct(Int a, Int b, Int c) const = 0;
   // Random integer in [0, n) from this heuristic's Python-compatible
   // generator, seeded with the run's --seed (RandomStorage's draw).
+  // 1 <= n < 2^64: n <= 0 is Python's "empty range for randrange()".
   virtual Int RandBelow(Int n) = 0;
 };
 
@@ -129,8 +140,11 @@ class Heuristic {
  public:
   virtual ~Heuristic() = default;
   virtual Features RequiredFeatures() const = 0;
-  // The cost of evicting s; lower is evicted first. May throw: dtrcheck
-  // reports the exception with the heuristic's name (exit 2).
+  // The cost of evicting s; lower is evicted first. May throw (anything,
+  // here and in Choose, RequiredFeatures, the factory and the entry point):
+  // dtrcheck reports the exception with the plugin's path and the
+  // heuristic's name (exit 2). A crash (SIGSEGV...) inside any of them is
+  // reported the same way before the process dies of the signal.
   virtual Cost Score(StorageHandle s, View& view) = 0;
   // The victim, or kUseScores for simrd's scan over Score. Must return a
   // storage currently in the pool.
@@ -150,7 +164,8 @@ class Registrar {
 
 }  // namespace dtrcheck::api
 
-// A plugin defines both, with C linkage:
+// A plugin defines both, with C linkage, as functions (the loader refuses a
+// data symbol of either name before calling anything):
 //   int dtrcheck_plugin_abi_version() { return dtrcheck::api::kAbiVersion; }
 //   void dtrcheck_plugin_register(dtrcheck::api::Registrar& r) { r.Add(...); }
 // DTRCHECK_PLUGIN(registrar) { ... } writes both.

@@ -42,11 +42,23 @@ COMMANDS_CHECKED = [0]
 BARE_FILE = re.compile(r'^[A-Za-z0-9_-]+\.(h|cc|py|sh|cmake|in|cfg)$')
 
 
-def markdown_files() -> List[str]:
-    out = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard',
-                          '*.md'], cwd=ROOT, check=True, capture_output=True,
-                         text=True).stdout.split()
+def repository_files(*patterns: str) -> List[str]:
+    """Tracked and new files (git), or every file outside build*/ without git."""
+    try:
+        out = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard',
+                              *patterns], cwd=ROOT, check=True, capture_output=True,
+                             text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        out = []
+        for folder, dirs, names in os.walk(ROOT):
+            dirs[:] = [d for d in dirs if not d.startswith(('.', 'build'))]
+            out += [os.path.relpath(os.path.join(folder, n), ROOT) for n in names
+                    if not patterns or any(n.endswith(p.lstrip('*')) for p in patterns)]
     return sorted(p for p in out if os.path.exists(os.path.join(ROOT, p)))
+
+
+def markdown_files() -> List[str]:
+    return repository_files('*.md')
 
 
 @functools.lru_cache(maxsize=None)
@@ -93,7 +105,11 @@ def exists_under(base: str, path: str) -> bool:
 
 def ignored(path: str) -> bool:
     """What git ignores (a campaign's fuzz/findings/) is made by a run."""
-    return subprocess.run(['git', 'check-ignore', '-q', path], cwd=ROOT).returncode == 0
+    try:
+        return subprocess.run(['git', 'check-ignore', '-q', path], cwd=ROOT,
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
 
 
 def path_exists(md: str, path: str) -> bool:
@@ -104,9 +120,7 @@ def path_exists(md: str, path: str) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def tracked_names() -> Set[str]:
-    out = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'],
-                         cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
-    return {os.path.basename(p) for p in out}
+    return {os.path.basename(p) for p in repository_files()}
 
 
 def bare_file_missing(token: str) -> bool:

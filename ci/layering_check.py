@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the direction of dependencies between the top-level folders: every
 `#include "FOLDER/..."` in a folder's code must name the folder itself or a
-folder it may depend on (README.md, Layout; each folder's README.md):
+folder it may depend on (README.md, Layout; docs/layout.md; each folder's README.md):
 
     sim <- io <- traces, oracle, reduce <- analysis <- optimal, properties, fuzz <- cli
 

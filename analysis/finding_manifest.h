@@ -7,7 +7,7 @@
 // Fields, in this order (fuzz/README.md describes them for readers):
 //   format         kManifestFormat
 //   id, kind       the archive's (absent until filed; kind = property)
-//   property       inversion | cliff | pinned-oom | overhead
+//   property       inversion | cliff | pinned-oom | overhead-rise
 //   signature, description   the fuzzer's finding it came from, if any
 //   summary, holds the property on the reduced trace, in dtrcheck
 //   trace          the reduced trace, relative to the manifest's directory

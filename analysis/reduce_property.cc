@@ -28,7 +28,6 @@ TraceProperty TracePropertyFromName(const std::string& name) {
   const auto& names = TracePropertyNames();
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<TraceProperty>(i);
-  if (name == "overhead") return TraceProperty::kOverheadRise;  // the old name
   throw std::invalid_argument("unknown property \"" + name +
                               "\"; valid: inversion, cliff, pinned-oom, overhead-rise");
 }

@@ -32,8 +32,7 @@ enum class TraceProperty { kInversion, kCliff, kPinnedOom, kOverheadRise };
 
 const std::vector<std::string>&
 TracePropertyNames();  // "inversion", "cliff", "pinned-oom", "overhead-rise"
-// Also reads "overhead", overhead-rise's name in manifests and commands
-// written before 2026-12-03. Throws std::invalid_argument listing the names.
+// Throws std::invalid_argument listing the names.
 TraceProperty TracePropertyFromName(const std::string& name);
 const char* TracePropertyName(TraceProperty p);
 

@@ -9,7 +9,7 @@ time (user + system of the whole process, from the kernel's accounting of
 the child, in microseconds: /usr/bin/time's 10 ms steps hide a 5% change on
 a 0.1 s run) and whether every run of both printed the same output. Running
 in turn, not one build then the other, matters on a virtual machine whose
-speed moves by 20% from minute to minute. Example (the README's "Speed"):
+speed moves by 20% from minute to minute. Example (bench/RESULTS.md, "Where the speed stands"):
 
     bench/compare_builds.py OLD/bin/dtrcheck build/bin/dtrcheck -- \\
         run lstm --ratio 0.3 --json

@@ -53,8 +53,7 @@ for name in "${names[@]}"; do
   python3 - "$dir/scan.json" "$name" "$wall" "$cpu" >> "$index.partial" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1])); c = j['status_counts']
-# Reports written before 2026-12-03 name overhead rises "non-monotonic".
-kinds = ['overhead-rise' if f['kind'] == 'non-monotonic' else f['kind'] for f in j['findings']]
+kinds = [f['kind'] for f in j['findings']]
 pinned = sum(1 for f in j['findings'] if f['failure'] and f['failure']['pinned_frontier_oom'])
 print('| [%s](%s/report.md) | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f |' % (
     sys.argv[2], sys.argv[2], j['points'], c.get('ok', 0), c.get('oom', 0), c.get('thrashed', 0),

@@ -64,14 +64,4 @@ std::string ProvenanceMarkdown(const std::vector<std::string>& trace_paths) {
   return out + kProvenanceEnd + "\n";
 }
 
-std::string WithoutProvenance(const std::string& report) {
-  size_t begin = report.find(kProvenanceBegin);
-  if (begin == std::string::npos) return report;
-  size_t end = report.find(kProvenanceEnd, begin);
-  if (end == std::string::npos) return report.substr(0, begin);
-  end += std::string(kProvenanceEnd).size();
-  if (end < report.size() && report[end] == '\n') ++end;
-  return report.substr(0, begin) + report.substr(end);
-}
-
 }  // namespace dtrcheck

@@ -33,9 +33,6 @@ std::string ShellQuote(const std::string& arg);
 // date (UTC, ISO 8601), fenced by the markers above.
 std::string ProvenanceMarkdown(const std::vector<std::string>& trace_paths);
 
-// A report's text without its provenance block (for comparisons).
-std::string WithoutProvenance(const std::string& report);
-
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_CLI_PROVENANCE_H_

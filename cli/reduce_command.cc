@@ -216,7 +216,7 @@ Action AddReduceCommand(CLI::App& app) {
       ->required()
       ->transform(TraceArgument());
   cmd->add_option("--property", args->property,
-                  "inversion | cliff | pinned-oom | overhead-rise (formerly overhead)")
+                  "inversion | cliff | pinned-oom | overhead-rise")
       ->required()
       ->check(
           [](const std::string& name) -> std::string {

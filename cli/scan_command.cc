@@ -163,9 +163,8 @@ Action AddScanCommand(CLI::App& app) {
           ->check(IntegerText(/*non_negative=*/true));
   bytes->excludes(frac);
   o->cliff_delta_option = frac;
-  cmd->add_option("--rise-factor,--nonmono-factor", o->rise_factor,
-                  "overhead rise: a bigger budget's overhead above F times a smaller one's "
-                  "(--nonmono-factor is its old name)")
+  cmd->add_option("--rise-factor", o->rise_factor,
+                  "overhead rise: a bigger budget's overhead above F times a smaller one's")
       ->check(FiniteRange(1.0, 1e9))
       ->capture_default_str();
   cmd->add_flag("--refine", o->refine, "bisect each finding's budget interval (to 1/128 of it)");

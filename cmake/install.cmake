@@ -1,5 +1,5 @@
 # `cmake --install build --prefix P` installs what an out-of-tree project
-# needs to write a plugin or embed the simulator (README.md, Plugins):
+# needs to write a plugin or embed the simulator (docs/plugins.md):
 #   P/include/dtrcheck/*.h          the public extension API
 #   P/include/sim/*.h               the simulator's headers (for embedding)
 #   P/lib/libdtrsim.a               the simulator core

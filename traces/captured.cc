@@ -7,8 +7,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <nlohmann/json.hpp>
-
 #include "traces/locate.h"
 
 namespace dtrcheck {
@@ -19,16 +17,6 @@ extern const char kCapturedManifestJson[];
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<CapturedTrace> LoadManifest() {
-  auto j = nlohmann::json::parse(kCapturedManifestJson);
-  std::vector<CapturedTrace> out;
-  for (const auto& t : j.at("traces")) {
-    out.push_back({t.at("name").get<std::string>(), t.at("file").get<std::string>(),
-                   t.at("sha256").get<std::string>(), t.at("model").get<std::string>()});
-  }
-  return out;
-}
 
 std::string EnvOr(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
@@ -68,7 +56,7 @@ void Decompress(const std::string& archive, const std::string& dest) {
 }  // namespace
 
 const std::vector<CapturedTrace>& CapturedTraces() {
-  static const std::vector<CapturedTrace> traces = LoadManifest();
+  static const std::vector<CapturedTrace> traces = ReadTraceManifest(kCapturedManifestJson);
   return traces;
 }
 

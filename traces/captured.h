@@ -13,14 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "traces/locate.h"
+
 namespace dtrcheck {
 
-struct CapturedTrace {
-  std::string name;    // short name: resnet50, vit_b_16, ...
-  std::string file;    // the compressed log, inside the captured directory
-  std::string sha256;  // of the decompressed log, lowercase hex
-  std::string model;   // e.g. "ViT-B/16 (torchvision)"
-};
+// A captured trace's manifest entry: file is the compressed log inside the
+// captured directory, sha256 that of the decompressed log.
+using CapturedTrace = ManifestTrace;
 
 // The traces of traces/captured/manifest.json, in manifest order.
 const std::vector<CapturedTrace>& CapturedTraces();

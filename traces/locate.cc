@@ -18,23 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<PublicTrace> LoadManifest() {
-  // The manifest is compiled in; a malformed one is a build defect, reported
-  // loudly rather than turned into an empty list.
-  auto j = nlohmann::json::parse(kTraceManifestJson);
-  std::vector<PublicTrace> out;
-  for (const auto& t : j.at("traces")) {
-    PublicTrace p;
-    p.name = t.at("name").get<std::string>();
-    p.file = t.at("file").get<std::string>();
-    p.sha256 = t.at("sha256").get<std::string>();
-    p.has_start = t.at("has_start").get<bool>();
-    p.model = t.at("model").get<std::string>();
-    out.push_back(std::move(p));
-  }
-  return out;
-}
-
 std::string EnvOr(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::string(v) : fallback;
@@ -53,8 +36,23 @@ bool IsFile(const fs::path& p) {
 
 }  // namespace
 
+std::vector<ManifestTrace> ReadTraceManifest(const char* json) {
+  auto j = nlohmann::json::parse(json);
+  std::vector<ManifestTrace> out;
+  for (const auto& t : j.at("traces")) {
+    ManifestTrace m;
+    m.name = t.at("name").get<std::string>();
+    m.file = t.at("file").get<std::string>();
+    m.sha256 = t.at("sha256").get<std::string>();
+    m.has_start = t.at("has_start").get<bool>();
+    m.model = t.at("model").get<std::string>();
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 const std::vector<PublicTrace>& PublicTraces() {
-  static const std::vector<PublicTrace> traces = LoadManifest();
+  static const std::vector<PublicTrace> traces = ReadTraceManifest(kTraceManifestJson);
   return traces;
 }
 

@@ -33,13 +33,21 @@ class TraceLocateError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-struct PublicTrace {
-  std::string name;    // short name: resnet32, unet, lstm, ...
-  std::string file;    // file name inside the trace directory
-  std::string sha256;  // lowercase hex
+// One entry of a trace manifest: traces/manifest.json (the public traces) or
+// traces/captured/manifest.json (traces/captured.h), read by one loader.
+struct ManifestTrace {
+  std::string name;    // short name: resnet32, unet, vit_b_16, ...
+  std::string file;    // file name inside the trace directory (captured: the .log.gz)
+  std::string sha256;  // of the (decompressed) log, lowercase hex
   bool has_start = true;
-  std::string model;  // simrd's manifest name, e.g. "ResNet-32 (56)"
+  std::string model;  // e.g. "ResNet-32 (56)", "ViT-B/16 (torchvision)"
 };
+using PublicTrace = ManifestTrace;
+
+// The "traces" list of a manifest's JSON text. The manifests are compiled in;
+// a malformed one is a build defect, reported loudly (nlohmann::json throws)
+// rather than turned into an empty list.
+std::vector<ManifestTrace> ReadTraceManifest(const char* json);
 
 // The entry named `name` of a manifest's list (public or captured), or nullptr.
 template <class Trace>

@@ -12,7 +12,7 @@
 namespace dtrcheck {
 namespace {
 
-// Inputs the first campaign claimed (tests/archive/campaign_triage_test.py
+// Inputs the first campaign claimed (fuzz/campaign_lib/campaign_triage_test.py
 // triages the same two).
 const unsigned char kInversionInput[] = {0xad, 0x62, 0x16, 0x6d, 0xee, 0x3e, 0xd4, 0xd4,
                                          0x7d, 0xe0, 0x57, 0xe9, 0x2d, 0x9a, 0xa6};

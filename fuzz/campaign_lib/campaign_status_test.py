@@ -11,7 +11,7 @@ The fuzzer is a stand-in (a script that writes libFuzzer's progress lines to
 fuzz-0.log and honours -max_total_time), so no clang build is needed; with no
 claims, triage has nothing to do.
 
-    python3 tests/archive/campaign_status_test.py --dtrcheck build/bin/dtrcheck
+    python3 fuzz/campaign_lib/campaign_status_test.py --dtrcheck build/bin/dtrcheck
 """
 import argparse
 import os

@@ -27,7 +27,7 @@ its failure turns into an oom (tests/cli/reduce_failure_test.py).
 - corpus/buckets/ agrees with `dtrcheck bucket` on every archived entry,
   and corpus/ holds one entry per bucket.
 
-    python3 tests/archive/campaign_buckets_test.py --dtrcheck build/bin/dtrcheck
+    python3 fuzz/campaign_lib/campaign_buckets_test.py --dtrcheck build/bin/dtrcheck
 """
 import argparse
 import json

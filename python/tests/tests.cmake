@@ -30,3 +30,11 @@ foreach(t api errors dtr_port simrd_adapter)
   set_tests_properties(python_${t} PROPERTIES LABELS python TIMEOUT 900 ENVIRONMENT "${env}"
                        SKIP_RETURN_CODE 5)
 endforeach()
+
+# The notebook example as a script (examples/python/): a scan with a Python
+# policy, and its plot where matplotlib is installed.
+add_test(NAME python_example_scan_policy
+  COMMAND ${DTRCHECK_PYTHON_TEST_EXECUTABLE} ${PROJECT_SOURCE_DIR}/examples/python/scan_policy.py
+          --step 0.005 --plot ${CMAKE_CURRENT_BINARY_DIR}/scan_policy.png)
+set_tests_properties(python_example_scan_policy PROPERTIES LABELS python TIMEOUT 600
+                     ENVIRONMENT "${env}")

@@ -6,6 +6,10 @@ packages=(build-essential cmake ninja-build python3 python3-attr libgtest-dev go
           zlib1g-dev pkg-config coinor-libcbc-dev)
 # The style checks in ctest (label style): ci/format.sh, ci/python_lint.sh.
 packages+=(clang-format flake8 python3-flake8-quotes python3-mypy)
+# The Python package (python/): pybind11 and the headers of Debian's python3; its tests
+# (pytest), the example's plot (matplotlib), `pip install ./python` offline (setuptools, wheel).
+packages+=(pybind11-dev python3-pybind11 python3-dev python3-pytest python3-matplotlib
+           python3-setuptools python3-wheel)
 # ctest cli_run_exit_memory_reachable (cli/CMakeLists.txt).
 packages+=(valgrind)
 if [ "${DTRCHECK_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi

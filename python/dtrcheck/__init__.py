@@ -1,0 +1,30 @@
+"""dtrcheck from Python: simulate DTR eviction policies exactly as simrd
+does, sweep and scan budgets for pathologies, and write policies in Python.
+
+    >>> import dtrcheck
+    >>> dtrcheck.run('resnet32', ratio=0.5).status
+    'ok'
+
+Functions: run, sweep, scan, traces, trace_path (dtrcheck.simulation);
+results: Record, ScanResult, Finding, TraceInfo, to_dataframe
+(dtrcheck.record); policies: Heuristic, View, register (dtrcheck.heuristic)
+and simrd's own heuristic classes through dtrcheck.simrd_adapter. Errors
+raise dtrcheck.Error (a ValueError and a RuntimeError) with the CLI's
+message. See python/README.md.
+"""
+from . import _dtrcheck
+from .heuristic import FEATURES, Heuristic, View, heuristic_names, register
+from .record import (Failure, Finding, FindingEnd, Record, Refinement, ScanResult, StorageStat,
+                     TraceInfo, to_dataframe)
+from .simulation import run, scan, sweep, trace_path, traces
+
+__version__: str = _dtrcheck.__version__
+
+#: Raised for bad input and failed commands, with the CLI's message.
+Error = _dtrcheck.Error
+Error.__module__ = 'dtrcheck'
+
+__all__ = ['Error', 'FEATURES', 'Failure', 'Finding', 'FindingEnd', 'Heuristic', 'Record',
+           'Refinement', 'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__',
+           'heuristic_names', 'register', 'run', 'scan', 'sweep', 'to_dataframe', 'trace_path',
+           'traces']

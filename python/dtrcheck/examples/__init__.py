@@ -1,0 +1,1 @@
+"""Policies written through dtrcheck's Python API (dtrcheck.Heuristic)."""

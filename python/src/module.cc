@@ -1,0 +1,18 @@
+// The extension module dtrcheck._dtrcheck. The Python package dtrcheck
+// (python/dtrcheck) wraps it; nothing here is meant to be called directly.
+#include <pybind11/pybind11.h>
+
+#include "python_heuristic.h"
+#include "simulation.h"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_dtrcheck, m) {
+  m.doc() = "dtrcheck's simulator and analyses (use the package dtrcheck)";
+  m.attr("__version__") = DTRCHECK_VERSION;
+  // dtrcheck.Error: bad input and failed commands alike, as the CLI's exit 2.
+  py::register_exception<dtrcheck::python::CommandError>(
+      m, "Error", py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_RuntimeError)));
+  dtrcheck::python::BindSimulation(m);
+  dtrcheck::python::BindHeuristics(m);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Speed of a policy written in Python (dtrcheck.examples.dtr.PyDTR) against
+simrd's own DTR and dtrcheck's built-in DTR, on the same trace and budget
+(the records are checked equal first); optionally the time of a scan with
+the Python policy.
+
+    PYTHONPATH=build/python python3 python/tools/bench_policy.py resnet32 --ratio 0.3
+    PYTHONPATH=build/python python3 python/tools/bench_policy.py lstm \\
+        --scan 0.25 0.29 0.001 --no-simrd
+
+simrd runs through oracle/simrd_oracle.py (--time: the wall time of the main
+run, without parsing and the baseline); dtrcheck's times are of the run
+alone too (the trace parsed and the baseline run by a first call).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any, Dict
+
+import dtrcheck
+from dtrcheck.examples.dtr import PyDTR
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def timed(f: Any) -> Any:
+    t0 = time.perf_counter()
+    result = f()
+    return result, time.perf_counter() - t0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('trace', help='trace file or name')
+    p.add_argument('--ratio', type=float, help='budget ratio of the single-run comparison')
+    p.add_argument('--overhead-limit', type=float, default=None)
+    p.add_argument('--no-simrd', action='store_true', help='leave out simrd')
+    p.add_argument('--scan', nargs=3, metavar=('FROM', 'TO', 'STEP'),
+                   help='also time a scan with the Python policy (and the built-in DTR)')
+    p.add_argument('--jobs', type=int, default=1, help='scan threads')
+    args = p.parse_args()
+    out: Dict[str, Any] = {'trace': args.trace, 'python': sys.version.split()[0]}
+    if args.ratio is not None:
+        kw = dict(ratio=args.ratio, overhead_limit=args.overhead_limit)
+        dtrcheck.run(args.trace, **kw)  # parse and baseline, cached
+        builtin, t_builtin = timed(lambda: dtrcheck.run(args.trace, **kw))
+        port, t_port = timed(lambda: dtrcheck.run(args.trace, heuristic=PyDTR, **kw))
+        a, b = builtin.to_dict(), port.to_dict()
+        a.pop('heuristic')
+        b.pop('heuristic')
+        if a != b:
+            print('records differ', a, b, file=sys.stderr)
+            return 1
+        out.update(ratio=args.ratio, status=builtin.status, evaluations=builtin.heuristic_eval_count,
+                   builtin_dtr_s=round(t_builtin, 3), python_dtr_s=round(t_port, 3))
+        if not args.no_simrd:
+            cmd = [sys.executable, os.path.join(ROOT, 'oracle', 'simrd_oracle.py'), 'run',
+                   dtrcheck.trace_path(args.trace), '--ratio', repr(args.ratio), '--time']
+            if args.overhead_limit is not None:
+                cmd += ['--overhead-limit', repr(args.overhead_limit)]
+            simrd = json.loads(subprocess.run(cmd, check=True, capture_output=True,
+                                              text=True).stdout)
+            if simrd['eviction_digest'] != builtin.eviction_digest:
+                print('simrd differs', simrd, file=sys.stderr)
+                return 1
+            out['simrd_dtr_s'] = round(simrd['seconds'], 3)
+    if args.scan:
+        lo, hi, step = args.scan
+        res, t_scan = timed(lambda: dtrcheck.scan(args.trace, lo, hi, step, heuristic=PyDTR,
+                                                  jobs=args.jobs,
+                                                  overhead_limit=args.overhead_limit))
+        ref, t_ref = timed(lambda: dtrcheck.scan(args.trace, lo, hi, step, jobs=args.jobs,
+                                                 overhead_limit=args.overhead_limit))
+        same = [r.eviction_digest for r in res.points] == [r.eviction_digest for r in ref.points]
+        out.update(scan=args.scan, scan_points=len(res.points), scan_findings=len(res.findings),
+                   scan_python_dtr_s=round(t_scan, 1), scan_builtin_dtr_s=round(t_ref, 1),
+                   scan_jobs=args.jobs, scan_same_records=same)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

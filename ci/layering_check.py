@@ -28,6 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # What each folder's code may include besides itself.
 MAY_USE: dict[str, set[str]] = {
+    'memory': set(),
     'sim': set(),
     'io': {'sim'},
     'traces': {'sim', 'io'},

@@ -38,6 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What each folder's code may include besides itself: what its libraries
 # link, transitively (checked against the CMakeLists.txt files).
 MAY_USE: dict[str, set[str]] = {
+    'memory': set(),
     'sim': set(),
     'io': {'sim'},
     'traces': {'sim', 'io'},

@@ -55,8 +55,9 @@ with tempfile.TemporaryDirectory() as tmp:
         refused(f'sweep X -o {os.path.basename(out)}',
                 [dtrcheck, 'sweep', trace, '--from', '0.5', '--to', '0.6', '--step', '0.1',
                  '-o', out], 'is the input trace', out, trace)
-    refused('reduce X -o X', [dtrcheck, 'reduce', trace, '--property', 'inversion', '--hi', '0.5',
-                              '-o', os.path.join(tmp, 'hard.log')], 'is the input trace')
+    refused('reduce X -o X', [dtrcheck, 'reduce', trace, '--property', 'inversion', '--lo', '0.3',
+                              '--hi', '0.5', '-o', os.path.join(tmp, 'hard.log')],
+            'is the input trace')
     refused('optimal X --schedule X', [dtrcheck, 'optimal', trace, '--ratio', '0.5',
                                        '--schedule', trace], '--schedule', 'is the input trace')
     check('the trace is untouched', digest(trace) == before)

@@ -77,6 +77,10 @@ with tempfile.TemporaryDirectory() as tmp:
     missing = os.path.join(tmp, 'no', 'such', 'dir', 'out.log')
     refused('gen -o in a missing directory', [dtrcheck, 'gen', '--shape', 'chain', '-o', missing],
             missing, 'cannot write')
+    if os.path.isdir('/sys'):  # read-only even for root, who writes into a chmod 555 directory
+        refused('gen -o in a read-only directory',
+                [dtrcheck, 'gen', '--shape', 'chain', '-o', '/sys/dtrcheck-hostile.log'],
+                '/sys/dtrcheck-hostile.log', 'cannot write')
     refused('gen -o a directory', [dtrcheck, 'gen', '--shape', 'chain', '-o', tmp], tmp,
             'is a directory')
     full = os.path.join(tmp, 'full')

@@ -22,6 +22,7 @@
 #include "cli/progress.h"
 #include "cli/provenance.h"
 #include "fuzz/lib/diff_fuzz.h"
+#include "io/input_file.h"
 #include "sim/accepted_pairs.h"
 
 namespace dtrcheck {
@@ -119,8 +120,10 @@ int Replay(const FuzzDiffOptions& o) {
   int failed = 0, open = 0;
   for (const auto& e : entries) {
     std::string status = "open";
-    std::ifstream m(e / "manifest.json");
-    if (m) status = ParseJson(m).value("status", "open");
+    // The bounded reader (io/input_file.h): a truncated or special manifest
+    // is exit 2 naming it, not an internal error.
+    if (fs::exists(e / "manifest.json"))
+      status = ReadJsonFile((e / "manifest.json").string()).value("status", "open");
     auto diffs = ReplayParityEntry(e.string());
     if (status == "open" && !diffs.empty()) {
       ++open;

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Hostile input, class 2 (issue 45): unbounded reads. Every JSON and JSON
 Lines input (replay's corpus, sweep --merge, scan --records, census, a
-manifest, a fuzzer input) goes through the one bounded reader: a special
-file (/dev/zero, a FIFO, a directory) is refused by name before a byte is
-read, a line past 16 MiB is refused naming its line, and a failed
+manifest, a parity manifest, a fuzzer input) goes through the one bounded
+reader: a special file (/dev/zero, a FIFO, a directory) is refused by name
+before a byte is read, a line past 16 MiB is refused naming its line, and a failed
 allocation is an error, never an end of file that reads as "0 passed".
 
 Each case runs under a 3 GB address-space limit and a timeout (a FIFO
@@ -16,6 +16,7 @@ argument accepts regular files only.)
 """
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,19 @@ with tempfile.TemporaryDirectory() as tmp:
             long_line + ':2: a line of')
     hostile('check-finding: a manifest past 16 MiB', [dtrcheck, 'check-finding', long_line],
             long_line, 'longer than')
+    # A parity archive whose manifest was cut short (a full disk, an
+    # interrupted copy): exit 2 naming it, not an internal error.
+    parity = os.path.join(tmp, 'parity')
+    entry = os.path.join(source, 'corpus', 'parity', sorted(os.listdir(
+        os.path.join(source, 'corpus', 'parity')))[0])
+    shutil.copytree(entry, os.path.join(parity, 'entry'))
+    manifest = os.path.join(parity, 'entry', 'manifest.json')
+    with open(manifest) as m:
+        text = m.read()
+    with open(manifest, 'w') as m:
+        m.write(text[:len(text) // 2])
+    hostile('fuzz-diff --replay: a truncated parity manifest',
+            [dtrcheck, 'fuzz-diff', '--replay', parity], manifest, 'not JSON')
     hostile('fuzz-decode: 2 MiB is no fuzzer input', [dtrcheck, 'fuzz-decode', big],
             big, 'longer than 1048576 bytes')
 

@@ -23,6 +23,7 @@
 #include "cli/progress.h"
 #include "cli/provenance.h"
 #include "fuzz/lib/diff_fuzz.h"
+#include "io/input_file.h"
 #include "sim/accepted_pairs.h"
 
 namespace dtrcheck {
@@ -114,25 +115,16 @@ CaseResult RunOne(OracleServer& server, const FuzzDiffOptions& o, uint64_t index
 // An entry's manifest.json: its status ("open" when it has none). A file
 // that is not JSON (truncated, say) is refused naming it and the line.
 std::string EntryStatus(const fs::path& manifest) {
-  std::ifstream m(manifest, std::ios::binary);
-  if (!m) return "open";
-  const std::string text{std::istreambuf_iterator<char>(m), std::istreambuf_iterator<char>()};
-  try {
-    Json j = ParseJson(text);
-    if (!j.is_object()) throw std::invalid_argument(manifest.string() + ":1: not a JSON object");
-    const auto it = j.find("status");
-    if (it == j.end()) return "open";
-    if (!it->is_string())
-      throw std::invalid_argument(manifest.string() + ": field \"status\": not a string");
-    return it->get<std::string>();
-  } catch (const Json::parse_error& e) {
-    const size_t at = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const long line = 1 + std::count(text.begin(), text.begin() + at, '\n');
-    throw std::invalid_argument(manifest.string() + ":" + std::to_string(line) +
-                                ": not JSON: " + e.what());
-  } catch (const FieldError& e) {
-    throw std::invalid_argument(manifest.string() + ": " + e.what());
-  }
+  if (!fs::exists(manifest)) return "open";
+  // The bounded reader (io/input_file.h): a truncated, special or overlong
+  // manifest is exit 2 naming it and its line, not an internal error.
+  const Json j = ReadJsonFile(manifest.string());
+  if (!j.is_object()) throw std::invalid_argument(manifest.string() + ":1: not a JSON object");
+  const auto it = j.find("status");
+  if (it == j.end()) return "open";
+  if (!it->is_string())
+    throw std::invalid_argument(manifest.string() + ": field \"status\": not a string");
+  return it->get<std::string>();
 }
 
 int Replay(const FuzzDiffOptions& o) {

@@ -6,8 +6,9 @@
 // writes the finished points, still in order, to FILE.partial (never FILE,
 // where they would read as the whole sweep); --resume FILE.partial reads
 // them back and runs only the rest. -o never names an input (the trace, a
-// merged file): refused, whatever the names (io/atomic_file.h). --shard i/n runs the points whose
-// index is i modulo n; `--merge a.jsonl b.jsonl ...` puts shard outputs back together.
+// merged file): refused, whatever the names (io/atomic_file.h). --shard i/n
+// runs the points whose index is i modulo n; `--merge a.jsonl b.jsonl ...`
+// puts shard outputs back together.
 #include <cstdio>
 #include <iostream>
 #include <map>

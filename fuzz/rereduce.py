@@ -38,7 +38,13 @@ def rereduce(dtrcheck: str, entry: str) -> str:
     archive = os.path.dirname(os.path.dirname(entry))
     with tempfile.TemporaryDirectory() as tmp:
         claim = os.path.join(tmp, 'input.bin')
-        shutil.copyfile(os.path.join(entry, fuzzer['input']), claim)
+        # The manifest is untrusted: its input must resolve inside the entry
+        # (dtrcheck's own rule, io/entry_path.h).
+        source = os.path.realpath(os.path.join(entry, fuzzer['input']))
+        if os.path.commonpath([source, os.path.realpath(entry)]) != os.path.realpath(entry) \
+                or source == os.path.realpath(entry):
+            return f'refused: fuzzer.input {fuzzer["input"]!r} escapes the entry directory'
+        shutil.copyfile(source, claim)
         p = run([dtrcheck, 'fuzz-decode', claim, '-o', os.path.join(tmp, 'original.log'),
                  '--json'])
         if p.returncode != 0:

@@ -188,9 +188,10 @@ void FileText::Read(int fd, const std::string& path, const FileLimits& limits) {
       if (errno == EINTR) continue;
       throw TraceError(path, 0, "read error");
     }
+    // Lines as LogLines splits them: at "\r\n", "\n" or a lone "\r".
     for (size_t i = size; i < size + static_cast<size_t>(got); ++i) {
       if (read_[i] == '\n' || read_[i] == '\r') {
-        line += read_[i] == '\n';
+        line += !(read_[i] == '\n' && i > 0 && read_[i - 1] == '\r');
         line_start = i + 1;
       }
     }

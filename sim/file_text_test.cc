@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -102,7 +103,43 @@ TEST_F(FileTextTest, NamesWhatCannotBeRead) {
     FAIL() << "no error";
   } catch (const TraceError& e) {
     EXPECT_EQ(e.file(), dir_.string());
-    EXPECT_EQ(e.message(), "read error");
+    EXPECT_EQ(e.message(), "is a directory, not a regular file");
+  }
+}
+
+// What is read (not mapped) is bounded: /dev/zero, which has no line end,
+// stops at the first line past kMaxLineBytes instead of taking all the
+// memory there is (it grew to 14 GB in 30 s); max_bytes bounds a stream of
+// short lines. With regular_only, a device or FIFO is refused unopened.
+TEST_F(FileTextTest, BoundsWhatIsRead) {
+  try {
+    FileText file("/dev/zero");
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.line(), 1);
+    EXPECT_EQ(e.message().rfind("a line of more than 16777216 bytes", 0), 0u) << e.message();
+  }
+  const std::string fifo = (dir_ / "lines").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  signal(SIGPIPE, SIG_IGN);  // the writer goes on after the reader stops
+  std::thread writer([&] {
+    std::ofstream out(fifo, std::ios::binary);
+    for (int i = 0; i < 100000 && out; ++i) out << "{}\n";
+  });
+  try {
+    FileText file(fifo, FileLimits{.max_bytes = 1000});
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.message(), "longer than 1000 bytes, the most read here");
+  }
+  writer.join();
+  for (const std::string& special : {std::string("/dev/zero"), fifo}) {
+    try {
+      FileText file(special, FileLimits{.regular_only = true});
+      FAIL() << "no error";
+    } catch (const TraceError& e) {
+      EXPECT_NE(e.message().find(", not a regular file"), std::string::npos) << e.message();
+    }
   }
 }
 

@@ -55,8 +55,9 @@ with tempfile.TemporaryDirectory() as tmp:
         refused(f'sweep X -o {os.path.basename(out)}',
                 [dtrcheck, 'sweep', trace, '--from', '0.5', '--to', '0.6', '--step', '0.1',
                  '-o', out], 'is the input trace', out, trace)
-    refused('reduce X -o X', [dtrcheck, 'reduce', trace, '--property', 'inversion', '--hi', '0.5',
-                              '-o', os.path.join(tmp, 'hard.log')], 'is the input trace')
+    refused('reduce X -o X', [dtrcheck, 'reduce', trace, '--property', 'inversion', '--lo', '0.3',
+                              '--hi', '0.5', '-o', os.path.join(tmp, 'hard.log')],
+            'is the input trace')
     refused('optimal X --schedule X', [dtrcheck, 'optimal', trace, '--ratio', '0.5',
                                        '--schedule', trace], '--schedule', 'is the input trace')
     check('the trace is untouched', digest(trace) == before)
@@ -76,6 +77,10 @@ with tempfile.TemporaryDirectory() as tmp:
     missing = os.path.join(tmp, 'no', 'such', 'dir', 'out.log')
     refused('gen -o in a missing directory', [dtrcheck, 'gen', '--shape', 'chain', '-o', missing],
             missing, 'cannot write')
+    if os.path.isdir('/sys'):  # read-only even for root, who writes into a chmod 555 directory
+        refused('gen -o in a read-only directory',
+                [dtrcheck, 'gen', '--shape', 'chain', '-o', '/sys/dtrcheck-hostile.log'],
+                '/sys/dtrcheck-hostile.log', 'cannot write')
     refused('gen -o a directory', [dtrcheck, 'gen', '--shape', 'chain', '-o', tmp], tmp,
             'is a directory')
     full = os.path.join(tmp, 'full')

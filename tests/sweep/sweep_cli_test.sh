@@ -36,20 +36,26 @@ sed -n '1p;4p;5p;9p' "$tmp/j1.jsonl" > "$tmp/partial.jsonl"
 "$bin" sweep "$trace" "${grid[@]}" --format jsonl --resume "$tmp/partial.jsonl" -o "$tmp/partial.jsonl"
 check "resumed" cmp -s "$tmp/partial.jsonl" "$tmp/j1.jsonl"
 
-# SIGINT: exit 130, finished points written in budget order. The grid (9,001
-# points) takes minutes; the signal comes once the first point is written,
+# SIGINT: exit 130, finished points written in budget order to
+# int.jsonl.partial, never int.jsonl (they would read as the whole sweep).
+# The grid (9,001 points) takes minutes; the signal comes once the first
+# point is written (to the output's temporary, .int.jsonl.XXXXXX.tmp),
 # however fast the simulator has become.
 "$bin" sweep "$trace" --from 0.100 --to 1.000 --step 0.0001 --overhead-limit 8 --format jsonl --jobs 2 \
     -o "$tmp/int.jsonl" 2> /dev/null &
 pid=$!
-for _ in $(seq 200); do [ -s "$tmp/int.jsonl.partial" ] && break; sleep 0.1; done  # written as it goes
+for _ in $(seq 200); do  # written as it goes
+  for f in "$tmp"/.int.jsonl.*.tmp; do [ -s "$f" ] && break 2; done
+  sleep 0.1
+done
 kill -INT $pid
 wait $pid
 rc=$?
 check "SIGINT exit code 130 (got $rc)" test $rc -eq 130
+check "interrupted: nothing under the final name" test ! -e "$tmp/int.jsonl"
 check "interrupted output sorted" python3 -c "
 import json, sys
-b = [json.loads(l)['budget'] for l in open('$tmp/int.jsonl')]
+b = [json.loads(l)['budget'] for l in open('$tmp/int.jsonl.partial')]
 sys.exit(0 if b == sorted(b) and 0 < len(b) < 9001 else 1)"
 
 # scan --records: the same findings as the scan that wrote the records.

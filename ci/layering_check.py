@@ -38,6 +38,7 @@ MAY_USE: dict[str, set[str]] = {
     'properties': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'fuzz': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'cli': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
+    'python': {'sim', 'io', 'traces', 'oracle', 'analysis'},  # the extension _dtrcheck
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([A-Za-z0-9_]+)/')
 JSON_PARSE = re.compile(r'\bJson::(sax_)?parse\(')

@@ -70,6 +70,35 @@ class ChoosesText(dtrcheck.Heuristic):
         return 'x'  # type: ignore[return-value]
 
 
+class KeepsView(dtrcheck.Heuristic):
+    """Uses the View of an earlier call: an error, not a dangling pointer."""
+
+    def __init__(self) -> None:
+        self.kept = None
+
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        if self.kept is not None:
+            return float(self.kept.clock())
+        self.kept = view
+        return 1.0
+
+
+class PoolOverrun(dtrcheck.Heuristic):
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        return 1.0
+
+    def choose(self, view: dtrcheck.View) -> int:
+        return view.pool_nth(view.pool_size())
+
+
+class RandZero(dtrcheck.Heuristic):
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        return 1.0
+
+    def choose(self, view: dtrcheck.View) -> int:
+        return view.rand_below(0)
+
+
 class UnknownFeature(dtrcheck.Heuristic):
     features = frozenset({'telepathy'})
 
@@ -89,6 +118,9 @@ class NeedsRegions(dtrcheck.Heuristic):
     (WrongType, r'heuristic py\.WrongType: Score threw: score returned str'),
     (BadChoice, r'heuristic py\.BadChoice: Choose returned storage 1000000000'),
     (ChoosesText, r'heuristic py\.ChoosesText: Choose threw: choose returned str'),
+    (KeepsView, r'heuristic py\.KeepsView: Score threw: RuntimeError: the View is valid only'),
+    (PoolOverrun, r'heuristic py\.PoolOverrun: Choose threw: IndexError: pool_nth'),
+    (RandZero, r'heuristic py\.RandZero: Choose threw: ValueError: rand_below\(0\)'),
 ])
 def test_failing_policy_names_itself(policy: type, message: str) -> None:
     need_trace('resnet32')

@@ -49,7 +49,7 @@ def test_every_class_is_covered() -> None:
 @pytest.mark.parametrize('name', sorted(set(HEURISTICS) - WALK_SIMRD_GRAPH))
 def test_simrd_class_is_the_builtin(name: str) -> None:
     cls = HEURISTICS[name]
-    runs = [('resnet32', 0.2), ('resnet32', 0.5), ('transformer', 0.3), ('unet', 0.4)]
+    runs = [('resnet32', 0.2), ('resnet32', 0.5), ('transformer', 0.3)]
     seeds = [0, 5] if name in RANDOM else [None]
     compared = 0
     for trace, ratio in runs:

@@ -3,6 +3,7 @@ names itself; nothing crashes."""
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import pytest
 from conftest import need_trace
@@ -74,7 +75,7 @@ class KeepsView(dtrcheck.Heuristic):
     """Uses the View of an earlier call: an error, not a dangling pointer."""
 
     def __init__(self) -> None:
-        self.kept = None
+        self.kept: Optional[dtrcheck.View] = None
 
     def score(self, storage: int, view: dtrcheck.View) -> float:
         if self.kept is not None:

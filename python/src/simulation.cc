@@ -265,6 +265,8 @@ void BindSimulation(py::module_& m) {
   m.def("scan", &Scan, py::arg("trace"), py::arg("config"), py::arg("parse"), py::arg("grid"),
         py::arg("settings"), py::arg("jobs"));
   m.def("traces", &Traces);
+  m.def("load_plugin",
+        [](const std::string& path) { Command("run --plugin", [&] { LoadPlugin(path); }); });
   m.def("resolve_trace", [](const std::string& t) {
     return Command("trace-path", [&] { return ResolveTraceArgument(t); });
   });

@@ -156,3 +156,11 @@ def test_name_clash_with_a_builtin() -> None:
 def test_not_a_policy() -> None:
     with pytest.raises(TypeError):
         dtrcheck.run('resnet32', ratio=0.5, heuristic=42)  # type: ignore[arg-type]
+
+
+def test_plugin_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(dtrcheck.Error, match=r'no such file'):
+        dtrcheck.load_plugin(str(tmp_path / 'missing.so'))
+    # A shared library without the entry points: the extension itself.
+    with pytest.raises(dtrcheck.Error, match=r'not a dtrcheck plugin'):
+        dtrcheck.load_plugin(dtrcheck._dtrcheck.__file__)

@@ -49,6 +49,7 @@ MAY_USE: dict[str, set[str]] = {
     'properties': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'fuzz': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'cli': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
+    'python': {'sim', 'io', 'traces', 'oracle', 'analysis'},  # the extension _dtrcheck
 }
 # The repository's Python packages, by folder, and which folders' Python
 # code imports them besides their own (tests/ and bench/ aside).

@@ -16,7 +16,7 @@ from . import _dtrcheck
 from .heuristic import FEATURES, Heuristic, View, heuristic_names, register
 from .record import (Failure, Finding, FindingEnd, Record, Refinement, ScanResult, StorageStat,
                      TraceInfo, to_dataframe)
-from .simulation import run, scan, sweep, trace_path, traces
+from .simulation import load_plugin, run, scan, sweep, trace_path, traces
 
 __version__: str = _dtrcheck.__version__
 
@@ -26,5 +26,5 @@ Error.__module__ = 'dtrcheck'
 
 __all__ = ['Error', 'FEATURES', 'Failure', 'Finding', 'FindingEnd', 'Heuristic', 'Record',
            'Refinement', 'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__',
-           'heuristic_names', 'register', 'run', 'scan', 'sweep', 'to_dataframe', 'trace_path',
-           'traces']
+           'heuristic_names', 'load_plugin', 'register', 'run', 'scan', 'sweep', 'to_dataframe',
+           'trace_path', 'traces']

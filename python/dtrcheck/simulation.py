@@ -161,3 +161,11 @@ def trace_path(name: Trace) -> str:
     """A trace argument's file: an existing file as given, else the verified
     path of the public or captured trace of that name."""
     return str(_dtrcheck.resolve_trace(os.fspath(name)))
+
+
+def load_plugin(path: Trace) -> None:
+    """Loads a C++ plugin library (as ``dtrcheck --plugin PATH.so``): the
+    heuristics it registers become usable by name. Loading a path twice
+    does nothing; a library that is missing, not a plugin, of another ABI
+    version, or whose names clash raises dtrcheck.Error."""
+    _dtrcheck.load_plugin(os.fspath(path))

@@ -39,6 +39,32 @@ api::Cost ToCost(py::handle r) {
                            ", expected an int or a float");
 }
 
+// What Python holds of a View: cleared when the call returns, so that a
+// policy that keeps it gets an error, not a dangling pointer.
+class ViewRef {
+ public:
+  explicit ViewRef(api::View* view) : view_(view) {}
+  api::View& get() const {
+    if (!view_) throw std::runtime_error("the View is valid only during the call it was passed to");
+    return *view_;
+  }
+  void Clear() { view_ = nullptr; }
+
+ private:
+  api::View* view_;
+};
+
+// Passes a ViewRef of `view` to f, and clears it afterwards.
+template <typename F>
+py::object WithView(api::View& view, F f) {
+  py::object ref = py::cast(ViewRef(&view));
+  struct Clear {
+    py::object& ref;
+    ~Clear() { ref.cast<ViewRef&>().Clear(); }
+  } clear{ref};
+  return f(ref);
+}
+
 class PythonHeuristic : public api::Heuristic {
  public:
   PythonHeuristic(py::object score, py::object choose, api::Features features)
@@ -54,7 +80,7 @@ class PythonHeuristic : public api::Heuristic {
   api::Cost Score(api::StorageHandle s, api::View& view) override {
     py::gil_scoped_acquire gil;
     try {
-      return ToCost(score_(s, py::cast(&view, py::return_value_policy::reference)));
+      return ToCost(WithView(view, [&](py::object& ref) { return score_(s, ref); }));
     } catch (py::error_already_set& e) {
       Rethrow(e);
     }
@@ -64,7 +90,7 @@ class PythonHeuristic : public api::Heuristic {
     if (!has_choose()) return api::kUseScores;
     py::gil_scoped_acquire gil;
     try {
-      py::object r = choose_(py::cast(&view, py::return_value_policy::reference));
+      py::object r = WithView(view, [&](py::object& ref) { return choose_(ref); });
       if (r.is_none()) return api::kUseScores;
       if (!PyLong_Check(r.ptr()) || PyBool_Check(r.ptr()))
         throw std::runtime_error("choose returned " +
@@ -122,46 +148,75 @@ void BindHeuristics(py::module_& m) {
 
   using api::View;
   auto h = [](py::handle s) { return static_cast<api::StorageHandle>(PyToInt(s, "storage")); };
-  py::class_<View>(m, "View",
-                   "What a policy reads during one eviction (include/dtrcheck/heuristic.h); "
-                   "valid only during the call it is passed to.")
+  py::class_<ViewRef>(m, "View",
+                      "What a policy reads during one eviction (include/dtrcheck/heuristic.h); "
+                      "valid only during the call it is passed to.")
       .def(
-          "clock", [](const View& v) { return IntToPy(v.Clock()); }, "rt.clock")
-      .def("memory_usage", [](const View& v) { return IntToPy(v.MemoryUsage()); })
+          "clock", [](const ViewRef& r) { return IntToPy(r.get().Clock()); }, "rt.clock")
+      .def("memory_usage", [](const ViewRef& r) { return IntToPy(r.get().MemoryUsage()); })
       .def(
-          "budget", [](const View& v) { return IntToPy(v.Budget()); }, "negative: unbounded")
-      .def("pool_slot_count", &View::PoolSlotCount)
-      .def("pool_slot", &View::PoolSlot, "slot i of the pool; -1 for a hole")
-      .def("pool_size", &View::PoolSize)
-      .def("pool_nth", &View::PoolNth, "the i-th live storage of the pool")
-      .def("size", [h](const View& v, py::handle s) { return IntToPy(v.Size(h(s))); })
-      .def("compute", [h](const View& v, py::handle s) { return IntToPy(v.Compute(h(s))); })
+          "budget", [](const ViewRef& r) { return IntToPy(r.get().Budget()); },
+          "negative: unbounded")
+      .def("pool_slot_count", [](const ViewRef& r) { return r.get().PoolSlotCount(); })
+      .def(
+          "pool_slot",
+          [](const ViewRef& r, size_t i) {
+            if (i >= r.get().PoolSlotCount())
+              throw py::index_error("pool_slot(" + std::to_string(i) + "): the pool has " +
+                                    std::to_string(r.get().PoolSlotCount()) + " slots");
+            return r.get().PoolSlot(i);
+          },
+          "slot i of the pool; -1 for a hole")
+      .def("pool_size", [](const ViewRef& r) { return r.get().PoolSize(); })
+      .def(
+          "pool_nth",
+          [](const ViewRef& r, size_t i) {
+            if (i >= r.get().PoolSize())
+              throw py::index_error("pool_nth(" + std::to_string(i) + "): the pool holds " +
+                                    std::to_string(r.get().PoolSize()) + " storages");
+            return r.get().PoolNth(i);
+          },
+          "the i-th live storage of the pool")
+      .def("size", [h](const ViewRef& r, py::handle s) { return IntToPy(r.get().Size(h(s))); })
+      .def("compute",
+           [h](const ViewRef& r, py::handle s) { return IntToPy(r.get().Compute(h(s))); })
       .def("region_compute",
-           [h](const View& v, py::handle s) { return IntToPy(v.RegionCompute(h(s))); })
+           [h](const ViewRef& r, py::handle s) { return IntToPy(r.get().RegionCompute(h(s))); })
       .def("region_rev_compute",
-           [h](const View& v, py::handle s) { return IntToPy(v.RegionRevCompute(h(s))); })
+           [h](const ViewRef& r, py::handle s) { return IntToPy(r.get().RegionRevCompute(h(s))); })
       .def("eq_class_compute",
-           [h](View& v, py::handle s) { return IntToPy(v.EqClassCompute(h(s))); })
+           [h](const ViewRef& r, py::handle s) { return IntToPy(r.get().EqClassCompute(h(s))); })
       .def(
-          "last_access", [h](const View& v, py::handle s) { return StampToPy(v.LastAccess(h(s))); },
+          "last_access",
+          [h](const ViewRef& r, py::handle s) { return StampToPy(r.get().LastAccess(h(s))); },
           "storage.last_access_int: an int, or -math.inf before the first access")
-      .def("locked", [h](const View& v, py::handle s) { return v.Locked(h(s)); })
-      .def("pinned", [h](const View& v, py::handle s) { return v.Pinned(h(s)); })
-      .def("material", [h](const View& v, py::handle s) { return v.Material(h(s)); })
+      .def("locked", [h](const ViewRef& r, py::handle s) { return r.get().Locked(h(s)); })
+      .def("pinned", [h](const ViewRef& r, py::handle s) { return r.get().Pinned(h(s)); })
+      .def("material", [h](const ViewRef& r, py::handle s) { return r.get().Material(h(s)); })
       .def(
           "true_divide",
-          [](const View& v, py::handle a, py::handle b) {
-            return v.TrueDivide(PyToInt(a, "a"), PyToInt(b, "b"));
+          [](const ViewRef& r, py::handle a, py::handle b) {
+            Int d = PyToInt(b, "b");
+            if (d == 0) throw py::value_error("true_divide: division by zero");
+            return r.get().TrueDivide(PyToInt(a, "a"), d);
           },
           "a / b as CPython rounds int / int (Python's own / on ints is the same)")
       .def(
           "true_divide_by_product",
-          [](const View& v, py::handle a, py::handle b, py::handle c) {
-            return v.TrueDivideByProduct(PyToInt(a, "a"), PyToInt(b, "b"), PyToInt(c, "c"));
+          [](const ViewRef& r, py::handle a, py::handle b, py::handle c) {
+            Int x = PyToInt(b, "b"), y = PyToInt(c, "c");
+            if (x == 0 || y == 0) throw py::value_error("true_divide_by_product: division by zero");
+            return r.get().TrueDivideByProduct(PyToInt(a, "a"), x, y);
           },
           "a / (b * c), the product exact")
       .def(
-          "rand_below", [](View& v, py::handle n) { return IntToPy(v.RandBelow(PyToInt(n, "n"))); },
+          "rand_below",
+          [](const ViewRef& r, py::handle n) {
+            Int v = PyToInt(n, "n");
+            if (v <= 0 || v > INT64_MAX)
+              throw py::value_error("rand_below(" + IntToString(v) + "): n must be in 1 .. 2^63-1");
+            return IntToPy(r.get().RandBelow(v));
+          },
           "a random int in [0, n) from the run's seeded Python-compatible generator");
 }
 

@@ -223,36 +223,34 @@ std::string Scan(const std::string& trace, const std::string& config_json,
   });
 }
 
+// A trace of either manifest; path empty when the file is not found.
+template <class Trace>
+Json TraceJson(const Trace& t, const char* kind, const std::string& path, bool verified) {
+  Json j;
+  j["name"] = t.name;
+  j["kind"] = kind;
+  j["model"] = t.model;
+  j["file"] = t.file;
+  j["sha256"] = t.sha256;
+  j["path"] = path.empty() ? Json(nullptr) : Json(path);
+  j["verified"] = verified;
+  return j;
+}
+
 std::string Traces() {
   return Command("traces", [] {
     Json list = Json::array();
     for (const auto& t : PublicTraces()) {
       LocatedTrace l = InspectPublicTrace(t.name);
-      Json j;
-      j["name"] = t.name;
-      j["kind"] = "public";
-      j["model"] = t.model;
-      j["file"] = t.file;
-      j["sha256"] = t.sha256;
-      j["path"] = l.path.empty() ? Json(nullptr) : Json(l.path);
-      j["verified"] = l.check == TraceCheck::kVerified;
-      list.push_back(j);
+      list.push_back(TraceJson(t, "public", l.path, l.check == TraceCheck::kVerified));
     }
     for (const auto& t : CapturedTraces()) {
-      Json j;
-      j["name"] = t.name;
-      j["kind"] = "captured";
-      j["model"] = t.model;
-      j["file"] = t.file;
-      j["sha256"] = t.sha256;
       std::string path;
       try {
-        path = LocateCapturedTrace(t.name);
-      } catch (const std::exception&) {
+        path = LocateCapturedTrace(t.name);  // verified, or it throws
+      } catch (const TraceLocateError&) {
       }
-      j["path"] = path.empty() ? Json(nullptr) : Json(path);
-      j["verified"] = !path.empty();
-      list.push_back(j);
+      list.push_back(TraceJson(t, "captured", path, !path.empty()));
     }
     return list.dump();
   });
@@ -267,6 +265,8 @@ void BindSimulation(py::module_& m) {
   m.def("scan", &Scan, py::arg("trace"), py::arg("config"), py::arg("parse"), py::arg("grid"),
         py::arg("settings"), py::arg("jobs"));
   m.def("traces", &Traces);
+  m.def("load_plugin",
+        [](const std::string& path) { Command("run --plugin", [&] { LoadPlugin(path); }); });
   m.def("resolve_trace", [](const std::string& t) {
     return Command("trace-path", [&] { return ResolveTraceArgument(t); });
   });

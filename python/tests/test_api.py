@@ -11,6 +11,8 @@ from conftest import need_trace
 import dtrcheck
 
 CLI = os.environ.get('DTRCHECK_CLI')
+if CLI and not os.path.exists(CLI):
+    CLI = None  # not built
 
 
 def test_version() -> None:

@@ -3,6 +3,7 @@ names itself; nothing crashes."""
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import pytest
 from conftest import need_trace
@@ -70,6 +71,35 @@ class ChoosesText(dtrcheck.Heuristic):
         return 'x'  # type: ignore[return-value]
 
 
+class KeepsView(dtrcheck.Heuristic):
+    """Uses the View of an earlier call: an error, not a dangling pointer."""
+
+    def __init__(self) -> None:
+        self.kept: Optional[dtrcheck.View] = None
+
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        if self.kept is not None:
+            return float(self.kept.clock())
+        self.kept = view
+        return 1.0
+
+
+class PoolOverrun(dtrcheck.Heuristic):
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        return 1.0
+
+    def choose(self, view: dtrcheck.View) -> int:
+        return view.pool_nth(view.pool_size())
+
+
+class RandZero(dtrcheck.Heuristic):
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        return 1.0
+
+    def choose(self, view: dtrcheck.View) -> int:
+        return view.rand_below(0)
+
+
 class UnknownFeature(dtrcheck.Heuristic):
     features = frozenset({'telepathy'})
 
@@ -89,6 +119,9 @@ class NeedsRegions(dtrcheck.Heuristic):
     (WrongType, r'heuristic py\.WrongType: Score threw: score returned str'),
     (BadChoice, r'heuristic py\.BadChoice: Choose returned storage 1000000000'),
     (ChoosesText, r'heuristic py\.ChoosesText: Choose threw: choose returned str'),
+    (KeepsView, r'heuristic py\.KeepsView: Score threw: RuntimeError: the View is valid only'),
+    (PoolOverrun, r'heuristic py\.PoolOverrun: Choose threw: IndexError: pool_nth'),
+    (RandZero, r'heuristic py\.RandZero: Choose threw: ValueError: rand_below\(0\)'),
 ])
 def test_failing_policy_names_itself(policy: type, message: str) -> None:
     need_trace('resnet32')
@@ -123,3 +156,11 @@ def test_name_clash_with_a_builtin() -> None:
 def test_not_a_policy() -> None:
     with pytest.raises(TypeError):
         dtrcheck.run('resnet32', ratio=0.5, heuristic=42)  # type: ignore[arg-type]
+
+
+def test_plugin_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(dtrcheck.Error, match=r'no such file'):
+        dtrcheck.load_plugin(str(tmp_path / 'missing.so'))
+    # A shared library without the entry points: the extension itself.
+    with pytest.raises(dtrcheck.Error, match=r'not a dtrcheck plugin'):
+        dtrcheck.load_plugin(dtrcheck._dtrcheck.__file__)

@@ -1,5 +1,6 @@
 #include "sim/placed_memory.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "memory/arena_allocator.h"
@@ -59,7 +60,11 @@ bool PlacedMemory::Place(std::span<const std::pair<StorageId, uint64_t>> storage
     blocks_[index] = *block;
     placed_[index] = 1;
   }
+  // Peaks after whole placements: a refused call's first blocks, given
+  // back, do not count.
   const memory::Figures f = allocator_->figures();
+  record_.reserved_peak = std::max(record_.reserved_peak, f.reserved);
+  record_.allocated_peak = std::max(record_.allocated_peak, f.allocated);
   if (std::pair(f.reserved, f.allocated) > peak_) {
     peak_ = {f.reserved, f.allocated};
     record_.peak_reserved_minus_allocated = f.reserved - f.allocated;
@@ -84,8 +89,6 @@ memory::Block PlacedMemory::BlockOf(StorageId s) const {
 MemoryRecord PlacedMemory::Record() const {
   MemoryRecord r = record_;
   r.final = allocator_->figures();
-  r.reserved_peak = r.final.peak_reserved;
-  r.allocated_peak = r.final.peak_allocated;
   return r;
 }
 

@@ -3,7 +3,7 @@
 `#include "FOLDER/..."` in a folder's code must name the folder itself or a
 folder it may depend on (README.md, Layout; docs/layout.md; each folder's README.md):
 
-    sim <- io <- traces, oracle, reduce <- analysis <- optimal, properties, fuzz <- cli
+    memory <- sim <- io <- traces, oracle, reduce <- analysis <- optimal, properties, fuzz <- cli
 
 The table below is exact: each folder's entry equals what its libraries
 link in CMake (target_link_libraries, followed transitively), and every
@@ -39,17 +39,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # link, transitively (checked against the CMakeLists.txt files).
 MAY_USE: dict[str, set[str]] = {
     'memory': set(),
-    'sim': set(),
-    'io': {'sim'},
-    'traces': {'sim', 'io'},
-    'oracle': {'sim', 'io'},
-    'analysis': {'sim', 'io', 'traces', 'oracle'},
-    'reduce': {'sim', 'io'},
-    'optimal': {'sim', 'io', 'traces', 'oracle', 'analysis'},
-    'properties': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
-    'fuzz': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
-    'cli': {'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
-    'python': {'sim', 'io', 'traces', 'oracle', 'analysis'},  # the extension _dtrcheck
+    'sim': {'memory'},
+    'io': {'memory', 'sim'},
+    'traces': {'memory', 'sim', 'io'},
+    'oracle': {'memory', 'sim', 'io'},
+    'analysis': {'memory', 'sim', 'io', 'traces', 'oracle'},
+    'reduce': {'memory', 'sim', 'io'},
+    'optimal': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},
+    'properties': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
+    'fuzz': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
+    'cli': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
+    'python': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},  # the extension _dtrcheck
 }
 # The repository's Python packages, by folder, and which folders' Python
 # code imports them besides their own (tests/ and bench/ aside).

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/trace_argument.h"
 #include "io/record.h"
@@ -92,11 +93,14 @@ Action AddRunCommand(CLI::App& app) {
   auto opts = std::make_shared<SimulationOptions>();
   auto json = std::make_shared<bool>(false);
   auto stats = std::make_shared<bool>(false);
+  auto memory = std::make_shared<MemoryFlags>();
   AddSimulationOptions(cmd, opts.get());
+  AddMemoryOptions(cmd, memory.get());
   cmd->add_flag("--json", *json, "print the record as one JSON object");
   cmd->add_flag("--stats", *stats, "include per-storage statistics in the JSON record");
-  return {cmd, [opts, json, stats]() -> int {
+  return {cmd, [opts, json, stats, memory]() -> int {
             FinishSimulationOptions(opts.get());
+            opts->config.memory = FinishMemoryOptions(*memory);
             opts->config.stats = *stats;
             auto graph = std::make_unique<Graph>(ParseTraceFile(opts->trace, opts->parse));
             Baseline baseline = RunBaseline(*graph, opts->config.baseline_runtime);
@@ -124,6 +128,7 @@ Action AddRunCommand(CLI::App& app) {
                         << "evictions   " << rec.evictions << " (" << rec.distinct_evicted
                         << " distinct storages)\n"
                         << "digest      " << rec.eviction_digest << "\n";
+              if (rec.memory) PrintMemoryRecord(*rec.memory);
             }
             LeaveToExit(std::move(graph));
             return rec.status == Status::kError ? 1 : 0;

@@ -113,6 +113,21 @@ Json RecordToJson(const RunRecord& r) {
     }
     j["storage_stats"] = rows;
   }
+  // Only under an allocator model, so that default records stay as they were.
+  if (r.memory) {
+    const MemoryRecord& m = *r.memory;
+    j["memory"] = {{"model", MemoryModelName(m.model)},
+                   {"reserved_peak", m.reserved_peak},
+                   {"allocated_peak", m.allocated_peak},
+                   {"peak_reserved_minus_allocated", m.peak_reserved_minus_allocated},
+                   {"peak_largest_free_block", m.peak_largest_free_block},
+                   {"evictions_bytes_fit", m.evictions_bytes_fit},
+                   {"segments", m.final.segments},
+                   {"device_allocations", m.final.device_allocations},
+                   {"device_frees", m.final.device_frees},
+                   {"alloc_retries", m.final.alloc_retries},
+                   {"refusals", m.final.ooms}};
+  }
   return j;
 }
 

@@ -1,13 +1,9 @@
 #include "memory/arena_allocator.h"
 
-#include <algorithm>
-#include <stdexcept>
-#include <string>
-
 namespace dtrcheck::memory {
 
-ArenaAllocator::ArenaAllocator(uint64_t budget) {
-  if (budget > 0) pieces_.AddSegment(kBase, budget, 0, false);
+ArenaAllocator::ArenaAllocator(uint64_t budget) : BlockMapAllocator(1) {
+  if (budget > 0) blocks_.AddSegment(kBase, budget, 0, false);
   figures_.reserved = figures_.peak_reserved = budget;
   figures_.segments = figures_.device_allocations = budget > 0 ? 1 : 0;
 }
@@ -20,46 +16,17 @@ std::optional<Block> ArenaAllocator::Allocate(uint64_t request_bytes) {
   if (request_bytes == 0) return Block{};
   const std::optional<BlockMap::FreeKey> fit = request_bytes > figures_.reserved
                                                    ? std::nullopt
-                                                   : pieces_.BestFit(0, AlignedSize(request_bytes));
+                                                   : blocks_.BestFit(0, AlignedSize(request_bytes));
   if (!fit) {
     ++figures_.ooms;
     return std::nullopt;
   }
   const uint64_t size = AlignedSize(request_bytes);
   const uint64_t address = fit->second;
-  pieces_.Take(address);
-  if (fit->first > size) pieces_.SplitTaken(address, size);
-  figures_.allocated += size;
-  figures_.peak_allocated = std::max(figures_.peak_allocated, figures_.allocated);
+  blocks_.Take(address);
+  if (fit->first > size) blocks_.SplitTaken(address, size);
+  Allocated(size);
   return Block{address, size, kBase};
 }
-
-void ArenaAllocator::Free(const Block& block) {
-  if (block.size == 0) return;
-  if (BlockAt(block.address) != block) {
-    throw std::invalid_argument("ArenaAllocator::Free: the block at " +
-                                std::to_string(block.address) + " is not the one handed out");
-  }
-  figures_.allocated -= block.size;
-  pieces_.Release(block.address);
-}
-
-Figures ArenaAllocator::figures() const {
-  Figures f = figures_;
-  f.largest_free_block = pieces_.LargestFree();
-  return f;
-}
-
-Block ArenaAllocator::BlockAt(uint64_t address) const {
-  const BlockMap::Node& node = pieces_.at(address);
-  if (!node.allocated) throw std::out_of_range("no allocated piece at " + std::to_string(address));
-  return Block{address, node.size, node.segment};
-}
-
-uint64_t ArenaAllocator::FreeBytesAdjacent(uint64_t address) const {
-  return pieces_.FreeBytesAdjacent(address);
-}
-
-std::vector<Piece> ArenaAllocator::Pieces() const { return pieces_.Pieces(); }
 
 }  // namespace dtrcheck::memory

@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "memory/allocator.h"
-#include "memory/block_map.h"
+#include "memory/block_map_allocator.h"
 
 namespace dtrcheck::memory {
 
-class ArenaAllocator final : public Allocator {
+class ArenaAllocator final : public BlockMapAllocator {
  public:
   static constexpr uint64_t kAlignment = 512;
   // Where the region starts (offsets in OneFlow's terms are address - base).
@@ -39,15 +39,6 @@ class ArenaAllocator final : public Allocator {
   static uint64_t AlignedSize(uint64_t size);
 
   std::optional<Block> Allocate(uint64_t request_bytes) override;
-  void Free(const Block& block) override;
-  Figures figures() const override;
-  Block BlockAt(uint64_t address) const override;
-  uint64_t FreeBytesAdjacent(uint64_t address) const override;
-  std::vector<Piece> Pieces() const override;
-
- private:
-  BlockMap pieces_{1};
-  Figures figures_;
 };
 
 }  // namespace dtrcheck::memory

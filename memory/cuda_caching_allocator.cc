@@ -7,7 +7,7 @@
 namespace dtrcheck::memory {
 
 CudaCachingAllocator::CudaCachingAllocator(const CudaCachingOptions& options)
-    : capacity_(options.capacity) {
+    : BlockMapAllocator(2), capacity_(options.capacity) {
   if (options.expandable_segments) {
     throw std::invalid_argument(
         "expandable_segments: not modelled (PyTorch maps one growing segment per pool in "
@@ -66,20 +66,8 @@ std::optional<Block> CudaCachingAllocator::Allocate(uint64_t request_bytes) {
   }
   if (ShouldSplit(*found, size)) blocks_.SplitTaken(*found, size);
   const BlockMap::Node& node = blocks_.at(*found);
-  figures_.allocated += node.size;
-  Grew();
+  Allocated(node.size);
   return Block{*found, node.size, node.segment};
-}
-
-void CudaCachingAllocator::Free(const Block& block) {
-  if (block.size == 0) return;
-  const Block held = BlockAt(block.address);
-  if (held != block) {
-    throw std::invalid_argument("CudaCachingAllocator::Free: the block at " +
-                                std::to_string(block.address) + " is not the one handed out");
-  }
-  figures_.allocated -= held.size;
-  blocks_.Release(block.address);
 }
 
 std::optional<uint64_t> CudaCachingAllocator::GetFreeBlock(uint64_t size, Pool pool) {
@@ -158,28 +146,5 @@ bool CudaCachingAllocator::ShouldSplit(uint64_t address, uint64_t size) const {
   if (node.pool == kSmall) return remaining >= kMinBlockSize;
   return size < max_split_size_ && remaining > kSmallSize;
 }
-
-void CudaCachingAllocator::Grew() {
-  figures_.peak_reserved = std::max(figures_.peak_reserved, figures_.reserved);
-  figures_.peak_allocated = std::max(figures_.peak_allocated, figures_.allocated);
-}
-
-Figures CudaCachingAllocator::figures() const {
-  Figures f = figures_;
-  f.largest_free_block = blocks_.LargestFree();
-  return f;
-}
-
-Block CudaCachingAllocator::BlockAt(uint64_t address) const {
-  const BlockMap::Node& node = blocks_.at(address);
-  if (!node.allocated) throw std::out_of_range("no allocated block at " + std::to_string(address));
-  return Block{address, node.size, node.segment};
-}
-
-uint64_t CudaCachingAllocator::FreeBytesAdjacent(uint64_t address) const {
-  return blocks_.FreeBytesAdjacent(address);
-}
-
-std::vector<Piece> CudaCachingAllocator::Pieces() const { return blocks_.Pieces(); }
 
 }  // namespace dtrcheck::memory

@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "memory/allocator.h"
-#include "memory/block_map.h"
+#include "memory/block_map_allocator.h"
 
 namespace dtrcheck::memory {
 
@@ -56,7 +56,7 @@ struct CudaCachingOptions {
   bool expandable_segments = false;  // refused: see the file comment
 };
 
-class CudaCachingAllocator final : public Allocator {
+class CudaCachingAllocator final : public BlockMapAllocator {
  public:
   static constexpr uint64_t kMinBlockSize = 512;
   static constexpr uint64_t kSmallSize = 1 << 20;
@@ -76,11 +76,6 @@ class CudaCachingAllocator final : public Allocator {
   static uint64_t AllocationSize(uint64_t size);
 
   std::optional<Block> Allocate(uint64_t request_bytes) override;
-  void Free(const Block& block) override;
-  Figures figures() const override;
-  Block BlockAt(uint64_t address) const override;
-  uint64_t FreeBytesAdjacent(uint64_t address) const override;
-  std::vector<Piece> Pieces() const override;
 
   uint64_t max_split_size() const { return max_split_size_; }
 
@@ -93,13 +88,10 @@ class CudaCachingAllocator final : public Allocator {
   void ReleaseCachedBlocks();
   void ReleaseBlock(uint64_t address);
   bool ShouldSplit(uint64_t address, uint64_t size) const;
-  void Grew();
 
   uint64_t capacity_;
   uint64_t max_split_size_ = std::numeric_limits<uint64_t>::max();
   uint64_t next_address_ = kDeviceBase;
-  BlockMap blocks_{2};
-  Figures figures_;
 };
 
 }  // namespace dtrcheck::memory

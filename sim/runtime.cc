@@ -123,6 +123,15 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
     operators_.push_back(op);
   }
   AssignStorages();
+  if (options.memory.model != MemoryModel::kBytes) {
+    // The allocator's device holds the budget (unbounded: 2^62 bytes).
+    constexpr Int kMaxCapacity = Int{1} << 62;
+    const Int capacity = options.budget ? *options.budget : kMaxCapacity;
+    if (capacity < 0 || capacity > kMaxCapacity)
+      throw std::invalid_argument("--memory " + MemoryModelName(options.memory.model) +
+                                  ": the budget must be between 0 and 2^62 bytes");
+    placed_ = std::make_shared<PlacedMemory>(options.memory, static_cast<uint64_t>(capacity));
+  }
 }
 
 // Which storage each tensor of the graph will have, and the storage
@@ -224,6 +233,7 @@ void Runtime::ForkFrom(const Runtime& other, Heuristic& heuristic, std::optional
 
 void Runtime::AdoptFork(Heuristic& heuristic, std::optional<Int> budget) {
   if (!frames_.empty()) throw std::logic_error("Runtime: forked in the middle of a command");
+  if (placed_) throw std::logic_error("Runtime: a run under an allocator model is not forked");
   heuristic_ = &heuristic;
   options_.budget = budget;
   eq_forest_.Rebind(&summary_.heuristic_access_count);
@@ -408,6 +418,28 @@ void Runtime::Free(Int size) {
   }
 }
 
+void Runtime::PlaceOutputs(TensorId id) {
+  // The storages ComputeTensor makes material, the op's outputs in order.
+  const Tensor& t = tensors_[id];
+  const Operator& op = operators_[t.op];
+  std::vector<std::pair<StorageId, uint64_t>> place;
+  for (TensorId u = id - t.index; u < id - t.index + op.outputs; ++u) {
+    const StorageId s = tensors_[u].storage;
+    if (storages_[s].material) continue;
+    if (std::find_if(place.begin(), place.end(), [s](const auto& p) { return p.first == s; }) ==
+        place.end())
+      place.emplace_back(s, static_cast<uint64_t>(storages_[s].size));
+  }
+  while (!placed_->Place(place)) {
+    if (pool_.size() == 0) {
+      if (observer_) observer_->OnOom(*this, id, op.total_size);
+      throw OutOfMemory{};
+    }
+    Evict(heuristic_->Choose(*this));
+    placed_->CountEviction();
+  }
+}
+
 void Runtime::TEvict(StorageId sid) {
   Storage& s = storages_[sid];
   s.stats.evict_count += 1;
@@ -427,6 +459,7 @@ void Runtime::Evict(StorageId sid) {
     SetMaterial(sid, false);
     if (!banishing_) s.last_evict = Stamp::At(clock_);
     memory_usage_ -= s.size;
+    if (placed_) placed_->Release(sid);
     pool_.Remove(sid, storages_);
     for (TensorId t : TensorsOf(sid)) tensors_[t].defined = false;
   }
@@ -674,6 +707,7 @@ void Runtime::FinishMaterialize(const Frame& f) {
       throw;
     }
   }
+  if (placed_) PlaceOutputs(id);
   std::vector<TensorId>& remat_siblings = compute_scratch_.remat_siblings;
   ComputeTensor(id, f.rematerialize, &remat_siblings);
 

@@ -26,6 +26,7 @@
 #include "sim/features.h"
 #include "sim/graph.h"
 #include "sim/heuristic.h"
+#include "sim/placed_memory.h"
 #include "sim/region_upkeep.h"
 #include "sim/simrd_errors.h"
 #include "sim/storage_adjacency.h"
@@ -69,6 +70,8 @@ struct RuntimeOptions {
   // pool storage than the heuristic's choice (a deliberate divergence).
   int64_t perturb_eviction = -1;
   RegionRebuilds region_rebuilds = RegionRebuilds::kUpdate;
+  // Where allocations are placed (sim/placed_memory.h); bytes: nowhere, as simrd.
+  MemoryOptions memory;
 };
 
 class Runtime {
@@ -144,6 +147,8 @@ class Runtime {
   // Region rebuilds that updated the last walk instead of walking
   // (RegionUpkeep::Update; dtrcheck's own statistic, not simrd's).
   int64_t region_updates() const { return region_upkeep_.updates(); }
+  // The allocator model's placements; null under --memory bytes.
+  const PlacedMemory* placed_memory() const { return placed_.get(); }
   // The tensors being materialized, outermost first (simrd's recursion).
   std::vector<TensorId> PendingChain() const;
 
@@ -181,6 +186,9 @@ class Runtime {
   void FinishMaterialize(const Frame& f);
   void ComputeTensor(TensorId t, bool rematerialize, std::vector<TensorId>* remat_siblings);
   void Free(Int size);
+  // Under an allocator model: places the storages computing `id` makes
+  // material, evicting with the heuristic while the allocator refuses.
+  void PlaceOutputs(TensorId id);
   void Evict(StorageId s);
   void Lock(StorageId s);
   void Unlock(StorageId s);
@@ -232,6 +240,8 @@ class Runtime {
   int64_t distinct_evicted_ = 0;
   Int locked_bytes_ = 0, max_locked_bytes_ = 0, max_locked_clock_ = 0;
   Int max_demand_ = 0;
+  // Shared only in name: a runtime with an allocator model is never forked.
+  std::shared_ptr<PlacedMemory> placed_;
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;

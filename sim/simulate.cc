@@ -102,6 +102,7 @@ Prepared Prepare(const RunConfig& config, const Baseline& baseline) {
   options.remat_limit_int = p.rec.remat_limit_int;
   options.stats = config.stats;
   options.perturb_eviction = config.perturb_eviction;
+  options.memory = config.memory;
   return p;
 }
 
@@ -152,6 +153,7 @@ void FillRecord(Runtime& rt, const std::string& digest, RunRecord* rec) {
   rec->evictions = rt.digest().count();
   rec->distinct_evicted = rt.distinct_evicted();
   rec->eviction_digest = digest;
+  if (const PlacedMemory* placed = rt.placed_memory()) rec->memory = placed->Record();
   rec->storage_stats.clear();
   if (rec->config.stats) {
     for (const Storage& st : rt.storages()) {
@@ -176,7 +178,7 @@ bool SameConfig(const RunConfig& a, const RunConfig& b) {
          a.baseline_runtime == b.baseline_runtime && a.overhead_limit == b.overhead_limit &&
          a.remat_limit == b.remat_limit && a.remat_limit_float == b.remat_limit_float &&
          a.seed == b.seed && a.stats == b.stats && a.perturb_eviction == b.perturb_eviction &&
-         a.region_rebuilds == b.region_rebuilds;
+         a.region_rebuilds == b.region_rebuilds && a.memory == b.memory;
 }
 
 }  // namespace

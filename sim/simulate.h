@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/graph.h"
+#include "sim/placed_memory.h"
 #include "sim/py_arith.h"
 #include "sim/region.h"
 #include "sim/telemetry.h"
@@ -37,6 +38,7 @@ struct RunConfig {
   bool stats = false;                                        // per-storage statistics in the record
   int64_t perturb_eviction = -1;                             // testing aid, see RuntimeOptions
   RegionRebuilds region_rebuilds = RegionRebuilds::kUpdate;  // see RuntimeOptions
+  MemoryOptions memory;                                      // see RuntimeOptions
 };
 
 struct Baseline {
@@ -69,6 +71,8 @@ struct RunRecord {
   std::string eviction_digest;
   Baseline baseline;
   std::vector<StorageStatRow> storage_stats;
+  // Under an allocator model (--memory other than bytes) only.
+  std::optional<MemoryRecord> memory;
 
   // (model + remat compute) / model compute of the baseline; clock is one more.
   double Overhead() const;

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""`dtrcheck run --memory`: the default record is unchanged and has no memory
+figures; an allocator model adds them; a trace whose bytes fit evicts under
+the arena (a hole too small) and runs out of memory under the caching
+allocator (a 2 MiB segment past a 4 KiB device); bad options are one line on
+stderr naming the option, exit code 2."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any, Dict, List
+
+dtrcheck = sys.argv[1]
+START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
+
+
+def call(name: str, size: int) -> str:
+    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
+            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
+            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
+
+
+# x, y1, y2 take 3 KiB of 4 KiB; releasing y1 leaves two 1 KiB holes; y3
+# (2 KiB) fits in bytes (2 + 2 of 4 KiB) but in no hole of the arena.
+TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
+         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
+         + call('y1', 1024) + call('y2', 1024)
+         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
+failed = 0
+
+
+def run(args: List[str]) -> 'subprocess.CompletedProcess[str]':
+    return subprocess.run([dtrcheck, 'run', *args], capture_output=True, text=True, timeout=60)
+
+
+def record(args: List[str]) -> Dict[str, Any]:
+    p = run(args + ['--json'])
+    if p.returncode != 0:
+        raise SystemExit(f'dtrcheck run {args}: exit {p.returncode}: {p.stderr}')
+    result: Dict[str, Any] = json.loads(p.stdout)
+    return result
+
+
+def check(ok: bool, what: str) -> None:
+    global failed
+    if not ok:
+        failed += 1
+        print('FAIL', what)
+
+
+with tempfile.TemporaryDirectory() as d:
+    log = os.path.join(d, 'holes.log')
+    with open(log, 'w') as f:
+        f.write(TRACE)
+    base = [log, '--budget', '4096']
+    default = record(base)
+    check(record(base + ['--memory', 'bytes']) == default, 'bytes is the default record')
+    check('memory' not in default, 'the default record has no memory figures')
+    # One eviction: the eager eviction of the released y1.
+    check(default['status'] == 'ok' and default['evictions'] == 1, f'bytes fit: {default}')
+    arena = record(base + ['--memory', 'arena'])
+    check(arena['status'] == 'ok' and arena['memory']['evictions_bytes_fit'] == 1
+          and arena['evictions'] == 2, f'the arena evicts where bytes fit: {arena}')
+    check(arena['memory']['reserved_peak'] == 4096, 'the arena reserves the budget')
+    caching = record(base + ['--memory', 'cuda-caching'])
+    check(caching['status'] == 'oom' and caching['memory']['reserved_peak'] == 0,
+          f'a 4 KiB device holds no 2 MiB segment: {caching}')
+    text = run(base + ['--memory', 'arena']).stdout
+    check('evictions where the bytes alone would have fit' in text, 'text output has the figures')
+    bad = [(['--memory', 'heap'], '--memory: unknown memory model "heap"'),
+           (['--memory', 'arena', '--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
+           (['--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
+           (['--memory', 'cuda-caching', '--max-split-size-mb', '20'], 'more than 20'),
+           (['--memory', 'cuda-caching', '--expandable-segments'], 'not modelled'),
+           (['--memory', 'arena', '--expandable-segments'], '--expandable-segments: belongs')]
+    for args, message in bad:
+        p = run(base + args)
+        check(p.returncode == 2 and p.stdout == '' and message in p.stderr
+              and len(p.stderr.strip().splitlines()) == 1, f'{args}: {p.returncode} {p.stderr}')
+print(f'{6 + len(bad) - failed} passed, {failed} failed')
+sys.exit(1 if failed else 0)

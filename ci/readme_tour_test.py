@@ -117,8 +117,10 @@ def main() -> int:
     parser.add_argument('--build', default=os.path.join(ROOT, 'build'),
                         help='the build directory (bin/dtrcheck in it)')
     parser.add_argument('--keep', action='store_true', help='keep the scratch directory')
+    parser.add_argument('--readme', default=os.path.join(ROOT, 'README.md'),
+                        help='the Markdown file whose tour to run (default README.md)')
     args = parser.parse_args()
-    with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as f:
+    with open(args.readme, encoding='utf-8') as f:
         commands = tour_commands(f.read())
     if not commands:
         print('readme_tour_test: the tour has no commands')

@@ -215,8 +215,7 @@ Action AddReduceCommand(CLI::App& app) {
   cmd->add_option("TRACE", args->trace, TraceArgumentHelp())
       ->required()
       ->transform(TraceArgument());
-  cmd->add_option("--property", args->property,
-                  "inversion | cliff | pinned-oom | overhead-rise")
+  cmd->add_option("--property", args->property, "inversion | cliff | pinned-oom | overhead-rise")
       ->required()
       ->check(
           [](const std::string& name) -> std::string {

@@ -58,7 +58,6 @@ struct Graph {
   Int output_ram = 0;                // g.meta['output_ram'] under OutputCondition.PREALLOCATE
   std::vector<std::string> outputs;  // storage names of the outputs, sorted
 
-  size_t NumComputes() const { return ops.size(); }
   bool operator==(const Graph&) const = default;
 };
 

@@ -43,12 +43,6 @@ std::optional<RuntimeKind> RuntimeKindFromName(const std::string& name) {
   return std::nullopt;
 }
 
-std::string RuntimeName(RuntimeKind kind) {
-  for (const auto& r : kRuntimes)
-    if (kind == r.kind) return r.name;
-  return "?";
-}
-
 Features RuntimeFeatures(RuntimeKind kind) {
   for (const auto& r : kRuntimes)
     if (kind == r.kind) return r.features;

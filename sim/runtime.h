@@ -39,7 +39,6 @@ enum class RuntimeKind { kV1, kV2, kV2Eager, kV2Optimized, kV2EagerOptimized };
 
 const std::vector<std::string>& RuntimeNames();
 std::optional<RuntimeKind> RuntimeKindFromName(const std::string& name);
-std::string RuntimeName(RuntimeKind kind);
 Features RuntimeFeatures(RuntimeKind kind);
 
 // Ordered like simrd's storage_pool list: append, remove anywhere, scan in

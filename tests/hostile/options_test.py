@@ -84,7 +84,7 @@ def run(args: List[str], timeout: int = 30) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(args, 'timeout', '', 'TIMEOUT')
+        return subprocess.CompletedProcess(args, -999, '', 'TIMEOUT')
 
 
 def refused(cmd: List[str], needles: List[str], what: str) -> None:
@@ -129,14 +129,14 @@ def main() -> int:
         shutil.copytree(os.path.join(corpus, entry), os.path.join(archive, entry))
         manifest = os.path.join(archive, entry, 'manifest.json')
         text = open(manifest).read()
-        with open(manifest, 'w') as f:
-            f.write(text[:len(text) // 2])
+        with open(manifest, 'w') as truncated:
+            truncated.write(text[:len(text) // 2])
         line = text[:len(text) // 2].count('\n') + 1
         refused([dtr, 'fuzz-diff', '--replay', archive], [f'{manifest}:{line}: not JSON'],
                 'truncated parity manifest')
 
-    for f in FAILED:
-        print('FAIL', f)
+    for failure in FAILED:
+        print('FAIL', failure)
     print(f'{len(FAILED)} failed')
     return 1 if FAILED else 0
 

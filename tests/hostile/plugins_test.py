@@ -24,7 +24,7 @@ def run(args: List[str]) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(args, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(args, 'timeout', '', 'TIMEOUT after 60 s')
+        return subprocess.CompletedProcess(args, -999, '', 'TIMEOUT after 60 s')
 
 
 def check(ok: bool, what: str, p: subprocess.CompletedProcess) -> None:
@@ -109,8 +109,8 @@ def main() -> int:
         after = open(out).read() if os.path.exists(out) else ''
         if after != before:
             FAILED.append('a crashed sweep changed the earlier output')
-    for f in FAILED:
-        print('FAIL', f)
+    for failure in FAILED:
+        print('FAIL', failure)
     print(f'{len(FAILED)} failed')
     return 1 if FAILED else 0
 

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from typing import List, Tuple
 
+from verdict import verdict
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 TRACE = os.path.join(REPO, 'tests', 'data', 'small_resnet.log')
@@ -39,6 +41,12 @@ CASES: List[Tuple[List[str], str, List[str]]] = [
     (['diff', TRACE, '--ratio', '0.5'], '--perturb-eviction', NEGATIVE + PAST_64_BITS),
     (['sweep', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--jobs',
      NEGATIVE + ['2000']),
+    (['sweep', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--shard',
+     NEGATIVE + ['0/0', '2/2', '1/' + PAST_64_BITS[0]]),
+    (['sweep', TRACE, '--to', '0.5', '--step', '0.1'], '--from', NEGATIVE),
+    (['sweep', TRACE, '--from', '0.3', '--step', '0.1'], '--to', NEGATIVE),
+    (['sweep', TRACE, '--from', '0.3', '--to', '0.5'], '--step', NEGATIVE),
+    (['compare', TRACE, '--at', '0.3'], '--at', NEGATIVE),
     (['scan', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--cliff-factor',
      NEGATIVE),
     (['scan', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--cliff-delta',
@@ -135,10 +143,7 @@ def main() -> int:
         refused([dtr, 'fuzz-diff', '--replay', archive], [f'{manifest}:{line}: not JSON'],
                 'truncated parity manifest')
 
-    for failure in FAILED:
-        print('FAIL', failure)
-    print(f'{len(FAILED)} failed')
-    return 1 if FAILED else 0
+    return verdict(FAILED)
 
 
 if __name__ == '__main__':

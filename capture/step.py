@@ -49,11 +49,11 @@ def check_step(step: object, what: str) -> Step:
         raise CaptureError('{} returned {}, not a capture.step.Step'.format(
             what, type(step).__name__))
     if not isinstance(step.model, torch.nn.Module):
-        raise CaptureError('{}: the Step\'s model is {}, not a torch.nn.Module'.format(
+        raise CaptureError("{}: the Step's model is {}, not a torch.nn.Module".format(
             what, type(step.model).__name__))
     bad = [type(x).__name__ for x in step.inputs if not isinstance(x, torch.Tensor)]
     if bad:
-        raise CaptureError('{}: the Step\'s inputs must be tensors, got {}'.format(
+        raise CaptureError("{}: the Step's inputs must be tensors, got {}".format(
             what, ', '.join(bad)))
     if not unique_parameters(step.model) and not any(x.requires_grad for x in step.inputs):
         raise CaptureError('{}: the model has no parameters (and no input requires grad): '
@@ -75,10 +75,10 @@ def _checked_loss(loss: object) -> torch.Tensor:
     return loss
 
 
-def _run(what: str, f: Callable[[], object]) -> object:
-    """f(), with any exception of the user's code as a CaptureError naming the phase."""
+def _run(what: str, f: Callable[..., Any], *args: Any) -> Any:
+    """f(*args), with any exception of the user's code as a CaptureError naming the phase."""
     try:
-        return f()
+        return f(*args)
     except CaptureError:
         raise
     except Exception as e:  # the user's model, loss or optimizer: any error is theirs
@@ -98,8 +98,7 @@ def capture_step(step: Step, time_mode: str = 'roofline', account: bool = True) 
     params = unique_parameters(model)
     for p in params:
         p.grad = None
-    factory = step.optimizer
-    optimizer: Any = _run('the optimizer factory', lambda: factory(params)) if factory else None
+    optimizer = _run('the optimizer factory', step.optimizer, params) if step.optimizer else None
     constants: List[torch.Tensor] = list(params) + list(model.buffers()) + list(step.inputs)
     if step.target is not None:
         constants.append(step.target)
@@ -108,8 +107,8 @@ def capture_step(step: Step, time_mode: str = 'roofline', account: bool = True) 
         recorder.start()
         recorder.bind_inputs(constants)
         del constants
-        out = _run("the model's forward", lambda: model(*step.inputs))
-        loss = _checked_loss(_run('the loss function', lambda: step.loss_fn(out, step.target)))
+        out = _run("the model's forward", model, *step.inputs)
+        loss = _checked_loss(_run('the loss function', step.loss_fn, out, step.target))
         del out
         recorder.backward()
         _run('backward', loss.backward)

@@ -9,10 +9,12 @@ namespace dtrcheck {
 
 void AddGridOptions(CLI::App* cmd, GridOptions* o) {
   cmd->add_option("--from", o->from,
-                  "first budget: a ratio of the baseline peak (bytes with --bytes)");
-  cmd->add_option("--to", o->to, "last budget, inclusive when on the grid");
-  cmd->add_option("--step", o->step,
-                  "grid step; ratio points are the exact decimals from + i*step");
+                  "first budget: a ratio of the baseline peak (bytes with --bytes)")
+      ->check(NonEmptyNumber());
+  cmd->add_option("--to", o->to, "last budget, inclusive when on the grid")
+      ->check(NonEmptyNumber());
+  cmd->add_option("--step", o->step, "grid step; ratio points are the exact decimals from + i*step")
+      ->check(NonEmptyNumber());
   cmd->add_flag("--bytes", o->bytes, "--from/--to/--step are budgets in bytes, not ratios");
   cmd->add_option("--jobs,-j", o->jobs,
                   "worker threads (0: one per hardware thread); output does not depend on it")

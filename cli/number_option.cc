@@ -98,6 +98,14 @@ CLI::Validator IntegerText(bool non_negative) {
       non_negative ? "INT >= 0" : "INT");
 }
 
+CLI::Validator NonEmptyNumber() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "expected a number, got \"\"" : "";
+      },
+      "");
+}
+
 Int ParseIntOption(const std::string& text, const std::string& option, bool non_negative) {
   Int v = 0;
   if (std::string problem = IntegerProblem(text, non_negative, &v); !problem.empty())

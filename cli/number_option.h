@@ -46,6 +46,11 @@ CLI::Validator IntegerRangeOf(Int lo = std::numeric_limits<T>::min(),
   return IntegerRange(lo, hi);
 }
 
+// A validator for a numeric option kept as text whose form the command
+// checks after parsing (a grid bound, "i/n"): refuses only an empty value,
+// which would read as the option not given.
+CLI::Validator NonEmptyNumber();
+
 // A validator for an integer option kept as text and parsed after the
 // command line (ParseIntOption): any Int, or any non-negative one.
 CLI::Validator IntegerText(bool non_negative);

@@ -11,12 +11,14 @@
 // puts shard outputs back together.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
 
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
+#include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/sweep_commands.h"
 #include "cli/sweep_io.h"
@@ -60,6 +62,9 @@ Shard ParseShard(const std::string& text) {
   const std::optional<Int> n = ParseInt(text.substr(slash + 1));
   if (!n) return fail();
   if (*n < 1 || *i < 0 || *i >= *n) return fail();
+  // n past size_t would wrap (2^64 to 0: a division by zero).
+  if (*n > static_cast<Int>(std::numeric_limits<size_t>::max()))
+    throw CLI::ValidationError("--shard", "n must be below 2^64, got \"" + text + "\"");
   s.index = static_cast<size_t>(*i);
   s.count = static_cast<size_t>(*n);
   return s;
@@ -260,7 +265,8 @@ Action AddSweepCommand(CLI::App& app) {
       "--resume", o->resume,
       "reuse the records of this jsonl file (e.g. an interrupted sweep's output) and run "
       "only the missing points; may be the -o file");
-  cmd->add_option("--shard", o->shard, "run only the points whose index is i modulo n (i/n)");
+  cmd->add_option("--shard", o->shard, "run only the points whose index is i modulo n (i/n)")
+      ->check(NonEmptyNumber());
   cmd->add_option("--heuristics", o->heuristics,
                   "comma-separated heuristics to sweep one after the other (an ablation), instead "
                   "of --heuristic");

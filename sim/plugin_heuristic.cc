@@ -163,8 +163,15 @@ class ApiHeuristic : public Heuristic {
         crash_features_(CrashMessage(whose_, "RequiredFeatures")),
         crash_score_(CrashMessage(whose_, "Score")),
         crash_choose_(CrashMessage(whose_, "Choose")),
+        crash_destroy_(CrashMessage(whose_, "its destructor")),
         impl_(std::move(impl)),
         random_(seed) {}
+  // The plugin's destructor is plugin code too (it cannot throw: that is
+  // std::terminate, a SIGABRT the handler names).
+  ~ApiHeuristic() override {
+    RunningScope running(crash_destroy_);
+    impl_.reset();
+  }
   std::string Name() const override { return name_; }
   std::string Label() const override { return label_; }
   Features RequiredFeatures() const override {
@@ -204,7 +211,7 @@ class ApiHeuristic : public Heuristic {
   }
   std::string name_, label_;
   std::string whose_;  // "plugin PATH: heuristic NAME: "
-  std::string crash_features_, crash_score_, crash_choose_;
+  std::string crash_features_, crash_score_, crash_choose_, crash_destroy_;
   std::unique_ptr<api::Heuristic> impl_;
   PyRandom random_;
 };

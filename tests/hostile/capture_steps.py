@@ -1,6 +1,8 @@
 """Step factories that a careless user hands the capture tool (tests/hostile/capture_test.py):
 `python3 -m capture module capture_steps:NAME -o OUT.log` with this directory on PYTHONPATH."""
 
+from typing import Any
+
 import torch
 import torch.nn as nn
 
@@ -21,8 +23,12 @@ class NoParameters(nn.Module):
         return x * 2
 
 
+def _sum(out: Any, target: Any) -> Any:
+    return out.sum()
+
+
 def good(batch: int) -> Step:
-    return Step(nn.Linear(4, 4), [torch.randn(batch, 4)], None, lambda out, t: out.sum())
+    return Step(nn.Linear(4, 4), [torch.randn(batch, 4)], None, _sum)
 
 
 def factory_raises(batch: int) -> Step:
@@ -30,20 +36,20 @@ def factory_raises(batch: int) -> Step:
 
 
 def forward_raises(batch: int) -> Step:
-    return Step(Raises(), [torch.randn(batch, 4)], None, lambda out, t: out.sum())
+    return Step(Raises(), [torch.randn(batch, 4)], None, _sum)
 
 
 def no_parameters(batch: int) -> Step:
-    return Step(NoParameters(), [torch.randn(batch, 4)], None, lambda out, t: out.sum())
+    return Step(NoParameters(), [torch.randn(batch, 4)], None, _sum)
 
 
 def float_loss(batch: int) -> Step:
     return Step(nn.Linear(4, 4), [torch.randn(batch, 4)], None,
-                lambda out, t: float(out.sum()))
+                lambda out, t: float(out.sum()))  # type: ignore
 
 
 def vector_loss(batch: int) -> Step:
-    return Step(nn.Linear(4, 4), [torch.randn(batch, 4)], None, lambda out, t: out)
+    return Step(nn.Linear(4, 4), [torch.randn(batch, 4)], None, lambda out, t: out)  # type: ignore
 
 
 def not_a_step(batch: int) -> object:

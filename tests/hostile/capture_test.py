@@ -15,6 +15,8 @@ import sys
 import tempfile
 from typing import List
 
+from verdict import verdict
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 FAILED: List[str] = []
@@ -88,10 +90,7 @@ def main() -> int:
         refused(['module', 'capture_steps:good', '-o', out, '--summary',
                  os.path.join(tmp, 'missing', 's.json')] + no_baseline,
                 ['--summary', 'no such directory'], tmp, '--summary in a missing directory')
-    for f in FAILED:
-        print('FAIL', f)
-    print(f'{len(FAILED)} failed')
-    return 1 if FAILED else 0
+    return verdict(FAILED)
 
 
 if __name__ == '__main__':

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from typing import List, Tuple
 
+from verdict import verdict
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 TRACE = os.path.join(REPO, 'tests', 'data', 'small_resnet.log')
@@ -39,6 +41,12 @@ CASES: List[Tuple[List[str], str, List[str]]] = [
     (['diff', TRACE, '--ratio', '0.5'], '--perturb-eviction', NEGATIVE + PAST_64_BITS),
     (['sweep', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--jobs',
      NEGATIVE + ['2000']),
+    (['sweep', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--shard',
+     NEGATIVE + ['0/0', '2/2', '1/' + PAST_64_BITS[0]]),
+    (['sweep', TRACE, '--to', '0.5', '--step', '0.1'], '--from', NEGATIVE),
+    (['sweep', TRACE, '--from', '0.3', '--step', '0.1'], '--to', NEGATIVE),
+    (['sweep', TRACE, '--from', '0.3', '--to', '0.5'], '--step', NEGATIVE),
+    (['compare', TRACE, '--at', '0.3'], '--at', NEGATIVE),
     (['scan', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--cliff-factor',
      NEGATIVE),
     (['scan', TRACE, '--from', '0.3', '--to', '0.5', '--step', '0.1'], '--cliff-delta',
@@ -84,7 +92,7 @@ def run(args: List[str], timeout: int = 30) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(args, 'timeout', '', 'TIMEOUT')
+        return subprocess.CompletedProcess(args, -999, '', 'TIMEOUT')
 
 
 def refused(cmd: List[str], needles: List[str], what: str) -> None:
@@ -129,16 +137,13 @@ def main() -> int:
         shutil.copytree(os.path.join(corpus, entry), os.path.join(archive, entry))
         manifest = os.path.join(archive, entry, 'manifest.json')
         text = open(manifest).read()
-        with open(manifest, 'w') as f:
-            f.write(text[:len(text) // 2])
+        with open(manifest, 'w') as truncated:
+            truncated.write(text[:len(text) // 2])
         line = text[:len(text) // 2].count('\n') + 1
         refused([dtr, 'fuzz-diff', '--replay', archive], [f'{manifest}:{line}: not JSON'],
                 'truncated parity manifest')
 
-    for f in FAILED:
-        print('FAIL', f)
-    print(f'{len(FAILED)} failed')
-    return 1 if FAILED else 0
+    return verdict(FAILED)
 
 
 if __name__ == '__main__':

@@ -15,6 +15,8 @@ import sys
 import tempfile
 from typing import List
 
+from verdict import verdict
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACE = os.path.join(HERE, '..', 'data', 'small_resnet.log')
 FAILED: List[str] = []
@@ -24,7 +26,7 @@ def run(args: List[str]) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(args, capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(args, 'timeout', '', 'TIMEOUT after 60 s')
+        return subprocess.CompletedProcess(args, -999, '', 'TIMEOUT after 60 s')
 
 
 def check(ok: bool, what: str, p: subprocess.CompletedProcess) -> None:
@@ -91,6 +93,9 @@ def main() -> int:
     crashed(dtr, ['run', TRACE, '--ratio', '0.3', '--plugin', misuse, '--heuristic',
                   'AbortInScore'], signal.SIGABRT, ['heuristic AbortInScore', 'SIGABRT'],
             'abort in Score')
+    crashed(dtr, ['run', TRACE, '--ratio', '0.3', '--plugin', misuse, '--heuristic',
+                  'AbortInDestructor'], signal.SIGABRT,
+            ['heuristic AbortInDestructor', 'its destructor', 'SIGABRT'], 'abort in destructor')
     crashed(dtr, ['run', TRACE, '--ratio', '0.3', '--plugin', segv_register], signal.SIGSEGV,
             [f'plugin {segv_register}', 'dtrcheck_plugin_register', 'SIGSEGV'],
             'segfault in registration')
@@ -109,10 +114,7 @@ def main() -> int:
         after = open(out).read() if os.path.exists(out) else ''
         if after != before:
             FAILED.append('a crashed sweep changed the earlier output')
-    for f in FAILED:
-        print('FAIL', f)
-    print(f'{len(FAILED)} failed')
-    return 1 if FAILED else 0
+    return verdict(FAILED)
 
 
 if __name__ == '__main__':

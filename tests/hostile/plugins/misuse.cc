@@ -12,11 +12,7 @@
 
 namespace {
 
-using dtrcheck::api::Cost;
-using dtrcheck::api::Features;
-using dtrcheck::api::Int;
-using dtrcheck::api::StorageHandle;
-using dtrcheck::api::View;
+namespace api = dtrcheck::api;
 
 // Volatile, so that the compiler cannot see the null pointer or the
 // unbounded recursion (and turn them into a trap instruction or a warning).
@@ -31,28 +27,36 @@ int Recurse(int depth) {
 }
 
 // A heuristic whose Score and Choose are the given functions.
-class Scripted : public dtrcheck::api::Heuristic {
+class Scripted : public api::Heuristic {
  public:
-  Scripted(std::function<Cost(StorageHandle, View&)> score,
-           std::function<StorageHandle(View&)> choose)
+  Scripted(std::function<api::Cost(api::StorageHandle, api::View&)> score,
+           std::function<api::StorageHandle(api::View&)> choose)
       : score_(std::move(score)), choose_(std::move(choose)) {}
-  Features RequiredFeatures() const override { return 0; }
-  Cost Score(StorageHandle s, View& view) override {
-    return score_ ? score_(s, view) : Cost::Integer(view.Size(s));
+  api::Features RequiredFeatures() const override { return 0; }
+  api::Cost Score(api::StorageHandle s, api::View& view) override {
+    return score_ ? score_(s, view) : api::Cost::Integer(view.Size(s));
   }
-  StorageHandle Choose(View& view) override {
-    return choose_ ? choose_(view) : dtrcheck::api::kUseScores;
+  api::StorageHandle Choose(api::View& view) override {
+    return choose_ ? choose_(view) : api::kUseScores;
   }
 
  private:
-  std::function<Cost(StorageHandle, View&)> score_;
-  std::function<StorageHandle(View&)> choose_;
+  std::function<api::Cost(api::StorageHandle, api::View&)> score_;
+  std::function<api::StorageHandle(api::View&)> choose_;
 };
 
-void AddScripted(dtrcheck::api::Registrar& r, const std::string& name,
-                 std::function<Cost(StorageHandle, View&)> score,
-                 std::function<StorageHandle(View&)> choose = nullptr) {
-  r.Add(name, name, [score, choose](Int) { return std::make_unique<Scripted>(score, choose); });
+// Scores by size, and aborts when destroyed (at the end of the run).
+class AbortsWhenDestroyed : public Scripted {
+ public:
+  AbortsWhenDestroyed() : Scripted(nullptr, nullptr) {}
+  ~AbortsWhenDestroyed() override { std::raise(SIGABRT); }
+};
+
+void AddScripted(api::Registrar& r, const std::string& name,
+                 std::function<api::Cost(api::StorageHandle, api::View&)> score,
+                 std::function<api::StorageHandle(api::View&)> choose = nullptr) {
+  r.Add(name, name,
+        [score, choose](api::Int) { return std::make_unique<Scripted>(score, choose); });
 }
 
 }  // namespace
@@ -62,34 +66,40 @@ DTRCHECK_PLUGIN(registrar) {
   AddScripted(registrar, "SizeScore", nullptr);
   // View calls with bad arguments.
   AddScripted(registrar, "RandBelowZero", nullptr,
-              [](View& v) { return v.PoolNth(static_cast<size_t>(v.RandBelow(0))); });
+              [](api::View& v) { return v.PoolNth(static_cast<size_t>(v.RandBelow(0))); });
   AddScripted(registrar, "RandBelowNegative", nullptr,
-              [](View& v) { return v.PoolNth(static_cast<size_t>(v.RandBelow(-5))); });
+              [](api::View& v) { return v.PoolNth(static_cast<size_t>(v.RandBelow(-5))); });
   AddScripted(registrar, "PoolNthPastEnd", nullptr,
-              [](View& v) { return v.PoolNth(v.PoolSize() + 1000000); });
+              [](api::View& v) { return v.PoolNth(v.PoolSize() + 1000000); });
   AddScripted(registrar, "PoolSlotPastEnd", nullptr,
-              [](View& v) { return v.PoolSlot(v.PoolSlotCount() + 7); });
-  AddScripted(registrar, "BadHandle",
-              [](StorageHandle, View& v) { return Cost::Integer(v.Size(StorageHandle{1} << 40)); });
-  AddScripted(registrar, "DivideByZero",
-              [](StorageHandle s, View& v) { return Cost::Float(v.TrueDivide(v.Size(s), 0)); });
+              [](api::View& v) { return v.PoolSlot(v.PoolSlotCount() + 7); });
+  AddScripted(registrar, "BadHandle", [](api::StorageHandle, api::View& v) {
+    return api::Cost::Integer(v.Size(api::StorageHandle{1} << 40));
+  });
+  AddScripted(registrar, "DivideByZero", [](api::StorageHandle s, api::View& v) {
+    return api::Cost::Float(v.TrueDivide(v.Size(s), 0));
+  });
   // Exceptions that are not std::exception.
-  AddScripted(registrar, "ScoreThrowsInt", [](StorageHandle, View&) -> Cost { throw 42; });
-  AddScripted(registrar, "ChooseThrowsString", nullptr,
-              [](View&) -> StorageHandle { throw std::string("not an exception class"); });
+  AddScripted(registrar, "ScoreThrowsInt",
+              [](api::StorageHandle, api::View&) -> api::Cost { throw 42; });
+  AddScripted(registrar, "ChooseThrowsString", nullptr, [](api::View&) -> api::StorageHandle {
+    throw std::string("not an exception class");
+  });
   registrar.Add("FactoryThrowsInt", "FactoryThrowsInt",
-                [](Int) -> std::unique_ptr<dtrcheck::api::Heuristic> { throw 7; });
+                [](api::Int) -> std::unique_ptr<api::Heuristic> { throw 7; });
   registrar.Add("FactoryThrowsStd", "FactoryThrowsStd",
-                [](Int) -> std::unique_ptr<dtrcheck::api::Heuristic> {
+                [](api::Int) -> std::unique_ptr<api::Heuristic> {
                   throw std::runtime_error("no model file");
                 });
   // Crashes.
   AddScripted(registrar, "SegvInScore",
-              [](StorageHandle, View&) { return Cost::Integer(*g_null); });
+              [](api::StorageHandle, api::View&) { return api::Cost::Integer(*g_null); });
   AddScripted(registrar, "StackOverflowInChoose", nullptr,
-              [](View&) { return static_cast<StorageHandle>(Recurse(0)); });
-  AddScripted(registrar, "AbortInScore", [](StorageHandle, View&) -> Cost {
+              [](api::View&) { return static_cast<api::StorageHandle>(Recurse(0)); });
+  registrar.Add("AbortInDestructor", "AbortInDestructor",
+                [](api::Int) { return std::make_unique<AbortsWhenDestroyed>(); });
+  AddScripted(registrar, "AbortInScore", [](api::StorageHandle, api::View&) -> api::Cost {
     std::raise(SIGABRT);
-    return Cost::Integer(0);
+    return api::Cost::Integer(0);
   });
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 
 namespace dtrcheck {
 
@@ -32,6 +33,28 @@ void IdSet::Clear() {
     stale_ = 0;
   }
   items_.clear();
+}
+
+namespace {
+
+// Empties list and frees its allocation. A small_vector keeps its
+// allocation when swapped with or assigned an empty one (which holds its ids
+// inline), and shrink_to_fit leaves it without its inline room: only a new
+// one is empty and holds nothing.
+void FreeList(IdSet::List& list) {
+  std::destroy_at(&list);
+  std::construct_at(&list);
+}
+
+}  // namespace
+
+void IdSet::Release() {
+  indexed_ = false;
+  dense_ = false;
+  count_ = 0;
+  stale_ = 0;
+  FreeList(items_);
+  std::vector<uint64_t>().swap(bits_);
 }
 
 void IdSet::AssignNew(const int32_t* first, const int32_t* last) {

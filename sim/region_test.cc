@@ -63,6 +63,31 @@ TEST(IdSet, InsertionOrderKeptPastTheIndexThreshold) {
 
 // 1000 ids below 1024 take 16 words as a bitmap, far less than the list:
 // the set turns dense and iterates in increasing order.
+// Release empties the set as Clear does, and gives back the bitmap and the
+// list that Clear keeps for the next fill: 1000 ids up to 100,000 (a
+// bitmap of 12.5 KB once indexed) leave nothing outside the set.
+TEST(IdSet, ReleaseGivesTheMemoryBack) {
+  for (IdSet::Order order : {IdSet::Order::kInsertion, IdSet::Order::kAny}) {
+    IdSet set(order);
+    for (int32_t x = 0; x < 100000; x += 100) ASSERT_TRUE(set.Insert(x));
+    ASSERT_TRUE(set.Contains(99900));  // indexed: a bitmap up to the largest id
+    set.Clear();
+    EXPECT_GE(set.HeapBytes(), 100000u / 8);
+    for (int32_t x = 0; x < 100000; x += 100) ASSERT_TRUE(set.Insert(x));
+    set.Release();
+    EXPECT_EQ(set.HeapBytes(), 0u);
+    EXPECT_TRUE(set.empty());
+    EXPECT_FALSE(set.Contains(99900));
+    // Usable again, in either representation.
+    for (int32_t x : {5, 70000, 3}) ASSERT_TRUE(set.Insert(x));
+    EXPECT_EQ(Sorted(Visited(set)), (std::vector<int32_t>{3, 5, 70000}));
+    for (int32_t x = 0; x < 2000; ++x) set.Insert(x);
+    EXPECT_EQ(set.size(), 2001u);
+    EXPECT_TRUE(set.Erase(70000));
+    EXPECT_FALSE(set.Contains(70000));
+  }
+}
+
 TEST(IdSet, AnyOrderTurnsDenseAndIteratesInIdOrder) {
   IdSet set(IdSet::Order::kAny);
   const std::vector<int32_t> ids = Scrambled(1000);

@@ -482,8 +482,8 @@ void Runtime::Evict(StorageId sid) {
     items = &r[sid].region.frontier.items();
     frontier.assign(items->begin(), items->end());
     absorb_all(&StorageRegions::region_rev, true);
-    r[sid].region.Clear();
-    r[sid].region_rev.Clear();
+    r[sid].region.Release();
+    r[sid].region_rev.Release();
   }
   if (eq_class_) {
     Storage& s = storages_[sid];

@@ -329,7 +329,7 @@ class ClpLimits : public ClpEventHandler {
  public:
   explicit ClpLimits(const SolveLimits& limits) : limits_(limits) {}
   int event(Event e) override {
-    if (e == endOfIteration && limits_.Expired()) return 5;  // stopped by an event
+    if (e == endOfIteration && limits_.Expired()) return 0;  // stop: status 5, by an event
     return -1;
   }
   ClpEventHandler* clone() const override { return new ClpLimits(*this); }
@@ -363,7 +363,14 @@ LpRelaxation SolveRelaxation(const RematProblem& p, Int budget, const Units& u,
   ClpLimits events(limits);
   lp.getModelPtr()->passInEventHandler(&events);
   for (size_t c = 0; c < relaxed.Columns(); ++c) lp.setContinuous(static_cast<int>(c));
+  // Clp's initialSolve installs a SIGINT handler of its own (which stops
+  // the simplex as at an iteration limit) and leaves it installed: the
+  // caller's is restored, and a Ctrl-C Clp caught is raised again for it.
+  struct sigaction before = {};
+  sigaction(SIGINT, nullptr, &before);
   lp.initialSolve();
+  sigaction(SIGINT, &before, nullptr);
+  if (lp.isIterationLimitReached() && !limits.Expired()) raise(SIGINT);
   if (limits.Expired() && !lp.isProvenOptimal()) {
     out.why = StoppedBy(limits);
     return out;

@@ -1,8 +1,10 @@
 // dtrcheck optimal: the minimum-compute schedule of a trace under a budget
 // (optimal/), checked by the independent schedule checker, beside the
 // heuristic's own run at the same budget.
+#include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "analysis/format.h"
 #include "analysis/sweep.h"
@@ -13,9 +15,45 @@
 #include "io/atomic_file.h"
 #include "optimal/regret.h"
 #include "optimal/smallest_budget.h"
+#include "sim/accepted_pairs.h"
 #include "sim/parse.h"
 
 namespace dtrcheck {
+
+namespace {
+
+// --warm-start: "all" (every accepted pair), or a comma-separated list of
+// HEURISTIC (on RuntimeV2EagerOptimized) or HEURISTIC/RUNTIME; each with the
+// command's budget and baseline, without its overhead limit.
+std::vector<RunConfig> WarmStartConfigs(const std::string& text, const RunConfig& config) {
+  std::vector<RunConfig> out = DefaultWarmStarts(config);
+  if (text.empty()) return out;
+  const RunConfig base = out.front();
+  auto add = [&](const std::string& heuristic, const std::string& runtime) {
+    RunConfig c = base;
+    c.heuristic = heuristic;
+    c.runtime = runtime;
+    out.push_back(c);
+  };
+  if (text == "all") {
+    for (const RuntimeHeuristic& pair : AcceptedPairs()) add(pair.heuristic, pair.runtime);
+    return out;
+  }
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const size_t slash = item.find('/');
+    const std::string heuristic = item.substr(0, slash);
+    const std::string runtime =
+        slash == std::string::npos ? "RuntimeV2EagerOptimized" : item.substr(slash + 1);
+    if (heuristic.empty() || runtime.empty())
+      throw CLI::ValidationError("--warm-start",
+                                 "expected HEURISTIC or HEURISTIC/RUNTIME, got \"" + item + "\"");
+    add(heuristic, runtime);
+  }
+  return out;
+}
+
+}  // namespace
 
 Action AddOptimalCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -28,8 +66,8 @@ Action AddOptimalCommand(CLI::App& app) {
   auto schedule_path = std::make_shared<std::string>();
   AddSimulationOptions(cmd, opts.get());
   cmd->add_option("--time-limit", *time_limit,
-                  "seconds for the solver; then the best schedule so far is reported as not "
-                  "proven optimal")
+                  "wall-clock seconds for the whole command (with --smallest-budget: for each "
+                  "solve); then the best schedule so far is reported as not proven optimal")
       ->capture_default_str()
       ->check(FiniteRange(0.01, 1e6));
   auto engine = std::make_shared<std::string>("both");
@@ -41,6 +79,11 @@ Action AddOptimalCommand(CLI::App& app) {
   cmd->add_option("--schedule", *schedule_path,
                   "write the optimal schedule here (compute/free steps, one a line)");
   cmd->add_flag("--json", *json, "print one JSON object");
+  auto warm_start = std::make_shared<std::string>();
+  cmd->add_option("--warm-start", *warm_start,
+                  "more runs whose schedules bound the optimum from above (besides DTR and the "
+                  "--heuristic's own): HEURISTIC or HEURISTIC/RUNTIME, comma-separated, or all "
+                  "(every accepted pair)");
   auto smallest = std::make_shared<bool>(false);
   cmd->add_flag("--smallest-budget", *smallest,
                 "also find the smallest budget at which any schedule fits, by bisection to the "
@@ -48,9 +91,12 @@ Action AddOptimalCommand(CLI::App& app) {
                 "infeasible); each step is one solve");
   return {
       cmd, [=]() -> int {
+        const auto started = std::chrono::steady_clock::now();
         FinishSimulationOptions(opts.get());
         if (!schedule_path->empty())
           RefuseSameFile(opts->trace, "trace", *schedule_path, "--schedule");
+        // Ctrl-C stops the solve; what is known so far is printed (exit 130).
+        InterruptGuard guard;
         Graph graph = ParseTraceFile(opts->trace, opts->parse);
         Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
         const Int budget = opts->config.budget
@@ -59,10 +105,18 @@ Action AddOptimalCommand(CLI::App& app) {
         RematProblem problem = MakeRematProblem(graph);
         OptimalOptions options;
         options.time_limit_seconds = *time_limit;
+        options.cancel = guard.flag();
+        // The whole command within the limit: the solve ends a little before
+        // it, leaving time for the checks and the output.
+        if (!*smallest)
+          options.deadline =
+              started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(*time_limit * 0.95));
         options.engine = *engine == "search" ? OptimalEngine::kSearch
                          : *engine == "milp" ? OptimalEngine::kMilp
                                              : OptimalEngine::kBoth;
-        Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options);
+        Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options,
+                            WarmStartConfigs(*warm_start, opts->config));
         if (!schedule_path->empty() && r.optimum.compute)
           WriteFileAtomically(
               *schedule_path,  // never over the trace (checked above)
@@ -81,7 +135,6 @@ Action AddOptimalCommand(CLI::App& app) {
           size_t steps = 2;
           for (Int w = hi - problem.fixed_at_end; w > 1; w /= 2) ++steps;
           ProgressBar bar("smallest budget", steps);
-          InterruptGuard guard;
           BisectionHooks hooks;
           hooks.cancel = guard.flag();
           hooks.on_step = [&](const SmallestBudget& s) { bar.Update(s.solves); };
@@ -122,6 +175,10 @@ Action AddOptimalCommand(CLI::App& app) {
             std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
                       << IntToString(baseline.compute) << "), " << r.check.recomputations
                       << " recomputations\n";
+          if (!r.optimum.proof.empty()) std::cout << "proof       " << r.optimum.proof << "\n";
+          if (!r.optimum.incumbent_source.empty())
+            std::cout << "warm start  the schedule is " << r.optimum.incumbent_source << "'s run\n";
+          for (const std::string& gap : r.model_gaps) std::cout << "model gap   " << gap << "\n";
           std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
                     << " (LP relaxation); proven bound " << Fixed(r.optimum.best_bound, 0) << "\n";
           if (r.optimum.compute)
@@ -161,7 +218,7 @@ Action AddOptimalCommand(CLI::App& app) {
                     << r.check.error << "\n";
           return 1;
         }
-        if (least && least->cancelled) return kExitInterrupted;
+        if ((least && least->cancelled) || guard.interrupted()) return kExitInterrupted;
         return 0;
       }};
 }

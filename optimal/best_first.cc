@@ -1,8 +1,7 @@
 #include "optimal/best_first.h"
 
-#include <time.h>
-
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <queue>
 #include <unordered_map>
@@ -49,10 +48,8 @@ struct Bits {
   }
 };
 
-double CpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+double WallSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 class Search {
@@ -125,27 +122,27 @@ class Search {
 
   BestFirstResult Run() {
     BestFirstResult result;
-    started_ = CpuSeconds();
+    started_ = WallSeconds();
     const double started = started_;
     auto finish = [&](BestFirstResult::Outcome outcome) {
       result.outcome = outcome;
       result.states = records_.size();
-      result.cpu_seconds = CpuSeconds() - started;
+      result.seconds = WallSeconds() - started;
+      result.state_limit = outcome == BestFirstResult::kStopped && OverStates();
       return result;
     };
     const int64_t upper = options_.upper_bound ? static_cast<int64_t>(*options_.upper_bound) : -1;
     Bits none;
     if (Dead(0, 0, none)) return finish(Settled(&result, upper));
     Add(0, 0, none, 0, kNoParent, -1, upper);
-    int64_t bound = -1;  // the least f in the queue, and since when (CPU seconds)
+    int64_t bound = -1;  // the least f in the queue, and since when (seconds)
     double bound_since = 0;
     while (!open_.empty()) {
       const Entry e = open_.top();
-      if (e.f > bound) bound = e.f, bound_since = CpuSeconds() - started;
+      if (e.f > bound) bound = e.f, bound_since = WallSeconds() - started;
       if (++result.expanded % 16 == 0 &&
-          (CpuSeconds() - started > options_.cpu_seconds ||
-           CpuSeconds() - started - bound_since > options_.stall_seconds ||
-           records_.size() > options_.max_states)) {
+          (OverTime() || WallSeconds() - started - bound_since > options_.stall_seconds ||
+           OverStates())) {
         result.lower_bound = e.f;
         return finish(BestFirstResult::kStopped);
       }
@@ -225,6 +222,12 @@ class Search {
     return BestFirstResult::kAtBound;
   }
 
+  bool OverTime() const {
+    return WallSeconds() - started_ > options_.seconds ||
+           (options_.cancel && options_.cancel->load());
+  }
+  bool OverStates() const { return records_.size() > options_.max_states; }
+
   int64_t Memory(const Bits& b) const {
     int64_t m = 0;
     b.ForEach([&](int u) { m += size_[u]; });
@@ -257,10 +260,10 @@ class Search {
     }
     int64_t cover = 0;
     for (int k : tight_)
-      if (k >= t) cover = std::max(cover, StageCover(k, queued));
+      if (k >= t && !out_of_time_) cover = std::max(cover, StageCover(k, queued));
     if (end_tight_)
       queued.ForEach([&](int p) {
-        if (cover >= kInfinity) return;
+        if (cover >= kInfinity || out_of_time_) return;
         // chain: the producers of p's missing arguments, and of theirs.
         Bits chain;
         std::vector<int> stack{p};
@@ -316,6 +319,13 @@ class Search {
                       int64_t cost) -> void {
       if (cost >= best || gave_up) return;
       if (++nodes > kCoverNodes) {
+        gave_up = true;
+        return;
+      }
+      // A state's covers can take millions of nodes: the limits are polled
+      // here too (a cover given up counts as 0, still a lower bound).
+      if (nodes % 1024 == 0 && !out_of_time_ && OverTime()) out_of_time_ = true;
+      if (out_of_time_) {
         gave_up = true;
         return;
       }
@@ -450,8 +460,7 @@ class Search {
       // time and state limits are checked as they are made too.
       auto choose = [&](auto&& self, size_t i, int64_t freed, int64_t smallest) -> void {
         if (out_of_time_) return;
-        if (++made_sets_ % 4096 == 0 && (CpuSeconds() - started_ > options_.cpu_seconds ||
-                                         records_.size() > options_.max_states)) {
+        if (++made_sets_ % 4096 == 0 && (OverTime() || OverStates())) {
           out_of_time_ = true;
           return;
         }

@@ -23,6 +23,7 @@
 #ifndef DTRCHECK_OPTIMAL_BEST_FIRST_H_
 #define DTRCHECK_OPTIMAL_BEST_FIRST_H_
 
+#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -33,7 +34,9 @@
 namespace dtrcheck {
 
 struct BestFirstOptions {
-  double cpu_seconds = 60;  // of this process's CPU time, then it stops
+  double seconds = 60;  // of wall-clock time, then it stops
+  // Polled as the time is: when set, it stops as at the time limit.
+  const std::atomic<bool>* cancel = nullptr;
   // Or when its lower bound has not risen for this long: it is searching a
   // plateau of equally good partial schedules, most of which lead nowhere.
   double stall_seconds = 1e9;
@@ -55,7 +58,8 @@ struct BestFirstResult {
   std::vector<NodeStep> steps;
   Int lower_bound = 0;  // every schedule costs at least this much
   size_t expanded = 0, states = 0;
-  double cpu_seconds = 0;
+  double seconds = 0;
+  bool state_limit = false;  // kStopped by max_states (not by the time or the cancel flag)
 };
 
 BestFirstResult BestFirstOptimum(const RematProblem& p, Int budget,

@@ -3,6 +3,8 @@
 // exports only its entry points.
 #include "optimal/cbc_module.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,9 +13,12 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
+#include <coin/CbcEventHandler.hpp>
 #include <coin/CbcModel.hpp>
 #include <coin/CbcSolver.hpp>
+#include <coin/ClpEventHandler.hpp>
 #include <coin/CoinPackedMatrix.hpp>
 #include <coin/OsiClpSolverInterface.hpp>
 
@@ -63,7 +68,10 @@ class Program {
  public:
   // Sizes are divided by size_unit, which divides them all: a sum of sizes
   // is at most B - F exactly when the sum of units is at most floor((B - F) / unit).
-  Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit, bool tie_break)
+  // Stops early, with stopped() set, when `limits` expire (the program of
+  // a few hundred operators takes seconds to build).
+  Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit, bool tie_break,
+          const SolveLimits& limits)
       : p_(p), n_(static_cast<int>(p.nodes.size())), users_(p.Users()) {
     const int units = static_cast<int>(p.units.size());
     // Among schedules of equal cost, prefer fewer computations (a free
@@ -101,6 +109,10 @@ class Program {
     for (int o : p.outputs) col_lo_[S(n_ + 1, o)] = 1;
 
     for (int t = 0; t <= n_; ++t) {
+      if (limits.Expired()) {
+        stopped_ = true;
+        return;
+      }
       const int last = std::min(t, n_ - 1);  // the last node stage t may compute
       const Int constants = t < n_ ? p.nodes[t].resident_before : p.fixed_at_end;
       for (int k = 0; k <= last; ++k)
@@ -154,6 +166,15 @@ class Program {
     for (const auto& [tk, col] : r_)
       terms.push_back({col, -IntToDouble(p_.nodes[tk.b].cost / cost_unit)});
     Row(terms, -IntToDouble((cost + cost_unit - 1) / cost_unit));
+  }
+
+  bool stopped() const { return stopped_; }
+  // The objective of a schedule costing `cost` (in cost units) less half a
+  // computation: every schedule cheaper than `cost` has an objective below
+  // it, every other one above (the tie-break's computations are below one
+  // scaled cost unit).
+  double CutoffBelow(Int cost_units) const {
+    return IntToDouble(cost_units) * IntToDouble(tie_break_) - 0.5;
   }
 
   int R(int t, int k) const {
@@ -273,6 +294,7 @@ class Program {
 
   const RematProblem& p_;
   int n_;
+  bool stopped_ = false;
   Int tie_break_ = 1;  // see the constructor
   double computations_ = 0;
   std::vector<std::vector<int>> users_;
@@ -302,29 +324,101 @@ bool ConstantsFit(const RematProblem& p, Int budget) {
   return fits;
 }
 
-// The relaxation's optimum in cost units, or nullopt if it is infeasible.
-std::optional<double> SolveRelaxation(const RematProblem& p, Int budget, const Units& u) {
-  Program relaxed(p, budget, u.size, u.cost, /*tie_break=*/false);
+// Stops Clp's simplex at the limits (polled each iteration).
+class ClpLimits : public ClpEventHandler {
+ public:
+  explicit ClpLimits(const SolveLimits& limits) : limits_(limits) {}
+  int event(Event e) override {
+    if (e == endOfIteration && limits_.Expired()) return 0;  // stop: status 5, by an event
+    return -1;
+  }
+  ClpEventHandler* clone() const override { return new ClpLimits(*this); }
+
+ private:
+  SolveLimits limits_;
+};
+
+// Why a solve stopped early.
+std::string StoppedBy(const SolveLimits& limits) {
+  return limits.Cancelled() ? "interrupted" : "time limit";
+}
+
+// The relaxation's optimum in cost units. kInfeasible only when Clp proved
+// it (not when it stopped).
+LpRelaxation SolveRelaxation(const RematProblem& p, Int budget, const Units& u,
+                             const SolveLimits& limits) {
+  LpRelaxation out;
+  if (EstimatedProgramNonZeros(p) > kMaxProgramNonZeros) {
+    out.why = "program too large";
+    return out;
+  }
+  Program relaxed(p, budget, u.size, u.cost, /*tie_break=*/false, limits);
+  if (relaxed.stopped()) {
+    out.why = StoppedBy(limits);
+    return out;
+  }
   OsiClpSolverInterface lp;
   relaxed.Load(&lp);
   lp.messageHandler()->setLogLevel(0);
+  ClpLimits events(limits);
+  lp.getModelPtr()->passInEventHandler(&events);
   for (size_t c = 0; c < relaxed.Columns(); ++c) lp.setContinuous(static_cast<int>(c));
+  // Clp's initialSolve installs a SIGINT handler of its own (which stops
+  // the simplex as at an iteration limit) and leaves it installed: the
+  // caller's is restored, and a Ctrl-C Clp caught is raised again for it.
+  struct sigaction before = {};
+  sigaction(SIGINT, nullptr, &before);
   lp.initialSolve();
-  if (lp.isProvenPrimalInfeasible()) return std::nullopt;
-  return lp.getObjValue();
+  sigaction(SIGINT, &before, nullptr);
+  if (lp.isIterationLimitReached() && !limits.Expired()) raise(SIGINT);
+  if (limits.Expired() && !lp.isProvenOptimal()) {
+    out.why = StoppedBy(limits);
+    return out;
+  }
+  if (lp.isProvenPrimalInfeasible() && !lp.isAbandoned()) {
+    out.outcome = LpRelaxation::kInfeasible;
+    return out;
+  }
+  if (!lp.isProvenOptimal()) {
+    out.why = "LP not solved";
+    return out;
+  }
+  out.outcome = LpRelaxation::kBound;
+  out.bound = lp.getObjValue();
+  return out;
 }
 
-std::optional<double> CbcLpBound(const RematProblem& p, Int budget) {
-  if (!ConstantsFit(p, budget)) return std::nullopt;
-  if (p.nodes.empty()) return 0.0;
+LpRelaxation CbcLpBound(const RematProblem& p, Int budget, const SolveLimits& limits) {
+  LpRelaxation out;
+  if (!ConstantsFit(p, budget)) {
+    out.outcome = LpRelaxation::kConstantsExceed;
+    return out;
+  }
+  if (p.nodes.empty()) {
+    out.outcome = LpRelaxation::kBound;
+    return out;
+  }
   const Units u = CommonUnits(p);
-  std::optional<double> lp = SolveRelaxation(p, budget, u);
-  if (!lp) return std::nullopt;
-  return *lp * IntToDouble(u.cost);
+  out = SolveRelaxation(p, budget, u, limits);
+  out.bound *= IntToDouble(u.cost);
+  return out;
 }
 
-OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
-                           std::optional<Int> known_bound, std::optional<double> lp_bound) {
+// Stops CBC's branch and bound at the limits (polled at each node and
+// solution).
+class CbcLimits : public CbcEventHandler {
+ public:
+  explicit CbcLimits(const SolveLimits& limits) : limits_(limits) {}
+  CbcAction event(CbcEvent) override { return limits_.Expired() ? stop : noAction; }
+  CbcEventHandler* clone() const override { return new CbcLimits(*this); }
+
+ private:
+  SolveLimits limits_;
+};
+
+OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits& limits,
+                           const MilpExtras& extras) {
+  std::optional<double> lp_bound = extras.lp_bound;
   auto started = std::chrono::steady_clock::now();
   OptimalResult result;
   result.engine = "CBC";
@@ -337,24 +431,44 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, double time_limit_
   };
   if (!ConstantsFit(p, budget)) {
     result.status = OptimalStatus::kInfeasible;
+    result.proof = "constants exceed the budget";
     return finish();
   }
   if (p.nodes.empty()) {
     result.status = OptimalStatus::kOptimal;
     result.compute = 0;
+    result.proof = "nothing to compute";
     return finish();
   }
   const double unit = IntToDouble(cost_unit);
   if (!lp_bound) {  // MilpLpBound's computation
-    const std::optional<double> lp = SolveRelaxation(p, budget, units);
-    if (!lp) {
+    const LpRelaxation lp = SolveRelaxation(p, budget, units, limits);
+    if (lp.outcome == LpRelaxation::kInfeasible) {
       result.status = OptimalStatus::kInfeasible;
+      result.proof = "LP relaxation infeasible";
       return finish();
     }
-    lp_bound = *lp * unit;
+    if (lp.outcome != LpRelaxation::kBound) {
+      result.proof = lp.why;
+      result.interrupted = limits.Cancelled();
+      return finish();
+    }
+    lp_bound = lp.bound * unit;
   }
-  Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true);
-  if (known_bound) program.CostAtLeast(*known_bound, cost_unit);
+  if (EstimatedProgramNonZeros(p) > kMaxProgramNonZeros) {
+    result.proof = "program too large";
+    result.lp_bound = *lp_bound;
+    result.best_bound = *lp_bound;
+    return finish();
+  }
+  Program program(p, budget, size_unit, cost_unit, /*tie_break=*/true, limits);
+  if (program.stopped()) {
+    result.proof = StoppedBy(limits);
+    result.interrupted = limits.Cancelled();
+    result.lp_bound = result.best_bound = *lp_bound;
+    return finish();
+  }
+  if (extras.known_bound) program.CostAtLeast(*extras.known_bound, cost_unit);
   result.variables = program.Columns();
   result.constraints = program.Rows();
   result.lp_bound = *lp_bound;
@@ -362,27 +476,74 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, double time_limit_
   OsiClpSolverInterface solver;
   program.Load(&solver);
   solver.messageHandler()->setLogLevel(0);
+  // Clp's simplex inside CBC (the root's relaxation takes seconds on a
+  // hundred operators) polls the limits too.
+  // CBC works past its limits between the points where it polls them
+  // (measured: 3 s past a 7 s limit on the 114-operator unet trace, on 2
+  // loaded cores): it is given 70% of what is left, the rest a margin.
+  SolveLimits cbc_limits = limits;
+  cbc_limits.deadline =
+      std::min(limits.deadline, std::chrono::steady_clock::now() +
+                                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(0.7 * limits.SecondsLeft())));
+  ClpLimits clp_events(cbc_limits);
+  solver.getModelPtr()->passInEventHandler(&clp_events);
   CbcModel model(solver);
+  CbcLimits events(cbc_limits);
+  model.passInEventHandler(&events);
   CbcSolverUsefulData data;
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality
-  // (AllowableGap: the cost, not the tie-break among equal costs).
-  const std::string seconds = std::to_string(time_limit_seconds);
+  // (AllowableGap: the cost, not the tie-break among equal costs). The time
+  // limit is wall-clock time (timeMode elapsed), as the command's is.
+  const std::string seconds = std::to_string(std::max(0.01, cbc_limits.SecondsLeft()));
   const std::string gap = std::to_string(program.AllowableGap());
-  const char* argv[] = {
-      "dtrcheck-optimal", "-log",      "0", "-seconds", seconds.c_str(), "-allowableGap",
-      gap.c_str(),        "-ratioGap", "0", "-solve",   "-quit"};
+  std::vector<std::string> args = {
+      "dtrcheck-optimal", "-log", "0",         "-timeMode", "elapsed", "-seconds", seconds,
+      "-allowableGap",    gap,    "-ratioGap", "0"};
+  if (extras.cutoff) {
+    args.push_back("-cutoff");
+    args.push_back(std::to_string(program.CutoffBelow(*extras.cutoff / cost_unit)));
+  }
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  // CbcMain1 installs a SIGINT handler of its own (which stops the branch
+  // and bound as a user event) and does not restore the caller's: it is
+  // restored here, and a Ctrl-C CBC caught is raised again for it.
+  struct sigaction before = {};
+  sigaction(SIGINT, nullptr, &before);
   CbcMain1(
-      static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
+      static_cast<int>(argv.size()), argv.data(), model, [](CbcModel*, int) { return 0; }, data);
+  sigaction(SIGINT, &before, nullptr);
+  // CBC's secondary status: 0 search completed (with a solution), 1 linear
+  // relaxation infeasible or nothing better than the cutoff (completed),
+  // 2 stopped on the gap, 3 nodes, 4 time, 5 an event (our limits or its
+  // SIGINT handler), 6 solutions, 7 unbounded, 8 iterations.
+  // Nothing CBC says after the deadline counts as complete: a relaxation
+  // stopped by the limits may have read as an infeasible node.
+  const bool completed = !cbc_limits.Expired() && model.status() == 0 &&
+                         (model.secondaryStatus() == 0 || model.secondaryStatus() == 1) &&
+                         !model.isSecondsLimitReached() && !model.isNodeLimitReached();
+  const bool cbc_caught_sigint =
+      model.secondaryStatus() == 5 && !cbc_limits.Expired() && !model.isSecondsLimitReached();
+  if (cbc_caught_sigint) raise(SIGINT);
   result.best_bound =
       std::max(result.lp_bound, program.CostBound(model.getBestPossibleObjValue()) * unit);
   const double* x = model.bestSolution();
-  if (model.isProvenInfeasible() && !x) {
+  if (completed && model.isProvenInfeasible() && !x) {
     result.status = OptimalStatus::kInfeasible;
+    result.proof = extras.cutoff ? "CBC search completed: nothing cheaper than the cutoff"
+                                 : "CBC search completed";
     return finish();
   }
   if (!x) {
     result.status = OptimalStatus::kNotProven;
+    result.proof = limits.Cancelled() || cbc_caught_sigint ? "interrupted"
+                   : completed                             ? "CBC gave up"
+                                                           : "time limit";
+    result.interrupted = limits.Cancelled() || cbc_caught_sigint;
     return finish();
   }
   result.steps = program.Steps(x);
@@ -390,15 +551,22 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, double time_limit_
   for (const NodeStep& s : result.steps)
     if (s.compute) total += p.nodes[s.index].cost;
   result.compute = total;
-  result.status = model.isProvenOptimal() ? OptimalStatus::kOptimal : OptimalStatus::kFeasible;
+  result.status =
+      completed && model.isProvenOptimal() ? OptimalStatus::kOptimal : OptimalStatus::kFeasible;
+  result.proof = result.status == OptimalStatus::kOptimal  ? "CBC search completed"
+                 : limits.Cancelled() || cbc_caught_sigint ? "interrupted"
+                                                           : "time limit";
+  result.interrupted = limits.Cancelled() || cbc_caught_sigint;
   // A schedule whose cost reaches a bound is minimal, proven or not by CBC
   // (which may still be closing the gap on the tie-break): costs are whole
   // cost units, so a bound above (k - 1) units proves k. The 1e-6 absorbs
   // the LP's floating-point tolerance, as CBC's own gap test does.
   const double bound_units = std::max(result.lp_bound, result.best_bound) / unit;
   if (result.status == OptimalStatus::kFeasible &&
-      IntToDouble(total / cost_unit) <= std::ceil(bound_units - 1e-6))
+      IntToDouble(total / cost_unit) <= std::ceil(bound_units - 1e-6)) {
     result.status = OptimalStatus::kOptimal;
+    result.proof = "the schedule reaches the proven bound";
+  }
   if (result.status == OptimalStatus::kOptimal) result.best_bound = IntToDouble(total);
   return finish();
 }

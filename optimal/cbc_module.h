@@ -16,19 +16,20 @@
 
 #include <optional>
 
+#include "optimal/milp_solver.h"
 #include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
 
 namespace dtrcheck {
 
-constexpr int kCbcModuleAbi = 1;
+constexpr int kCbcModuleAbi = 2;
 
 // What the module offers: milp_solver.h's two functions.
 struct CbcModuleEntryPoints {
   int abi;  // kCbcModuleAbi of the module's build
-  OptimalResult (*solve)(const RematProblem& p, Int budget, double time_limit_seconds,
-                         std::optional<Int> known_bound, std::optional<double> lp_bound);
-  std::optional<double> (*lp_bound)(const RematProblem& p, Int budget);
+  OptimalResult (*solve)(const RematProblem& p, Int budget, const SolveLimits& limits,
+                         const MilpExtras& extras);
+  LpRelaxation (*lp_bound)(const RematProblem& p, Int budget, const SolveLimits& limits);
 };
 
 // The module's one exported symbol, a function returning its entry points.

@@ -65,13 +65,13 @@ const CbcModuleEntryPoints& Module() {
 
 }  // namespace
 
-std::optional<double> MilpLpBound(const RematProblem& p, Int budget) {
-  return Module().lp_bound(p, budget);
+LpRelaxation MilpLpBound(const RematProblem& p, Int budget, const SolveLimits& limits) {
+  return Module().lp_bound(p, budget, limits);
 }
 
-OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
-                        std::optional<Int> known_bound, std::optional<double> lp_bound) {
-  return Module().solve(p, budget, time_limit_seconds, known_bound, lp_bound);
+OptimalResult SolveMilp(const RematProblem& p, Int budget, const SolveLimits& limits,
+                        const MilpExtras& extras) {
+  return Module().solve(p, budget, limits, extras);
 }
 
 }  // namespace dtrcheck

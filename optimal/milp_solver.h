@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
@@ -29,20 +30,51 @@ class SolverModuleError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The program's optimum within `time_limit_seconds` (CBC's limit, CPU
-// seconds). Fills in `status`, `compute`, `steps`, `lp_bound` (of the
-// program alone), `best_bound` (CBC's, at least the LP's), `variables` and
-// `constraints`. `known_bound`, a cost every schedule is proven to reach
-// (the search's bound), becomes a row of the program. `lp_bound`, when
-// given, is MilpLpBound's answer for the same problem and budget, so the
-// relaxation is not solved a second time.
-OptimalResult SolveMilp(const RematProblem& p, Int budget, double time_limit_seconds,
-                        std::optional<Int> known_bound = std::nullopt,
-                        std::optional<double> lp_bound = std::nullopt);
+// What the LP relaxation says: a lower bound on the cost, a proof that no
+// schedule fits (the relaxation is infeasible, or the constants alone
+// exceed the budget), or nothing (stopped by the limits, or the program is
+// too large to build).
+struct LpRelaxation {
+  enum Outcome { kBound, kInfeasible, kConstantsExceed, kUnknown } outcome = kUnknown;
+  double bound = 0;  // kBound: the relaxation's optimum
+  std::string why;   // kUnknown: "time limit", "interrupted", "program too large"
+};
 
-// The LP relaxation's optimum alone (a lower bound on the cost), or nullopt
-// when even the relaxation is infeasible.
-std::optional<double> MilpLpBound(const RematProblem& p, Int budget);
+struct MilpExtras {
+  // A cost every schedule is proven to reach (the search's bound): a row of
+  // the program.
+  std::optional<Int> known_bound;
+  // MilpLpBound's answer for the same problem and budget, so the relaxation
+  // is not solved a second time.
+  std::optional<double> lp_bound;
+  // A schedule's cost (the warm start): CBC then looks only for cheaper
+  // schedules (its cutoff), and proving that there are none is reported
+  // as kInfeasible with the proof "nothing cheaper than the cutoff".
+  std::optional<Int> cutoff;
+};
+
+// The program's optimum within `limits` (wall clock and interrupt, polled
+// while the program is built and by CBC at each node). Fills in `status`,
+// `compute`, `steps`, `lp_bound` (of the program alone), `best_bound`
+// (CBC's, at least the LP's), `variables`, `constraints` and `proof`.
+// kInfeasible only when CBC completed its search (or the relaxation or the
+// constants prove it): a solve stopped by a limit is kNotProven or kFeasible.
+OptimalResult SolveMilp(const RematProblem& p, Int budget, const SolveLimits& limits,
+                        const MilpExtras& extras = {});
+
+// The LP relaxation alone.
+LpRelaxation MilpLpBound(const RematProblem& p, Int budget, const SolveLimits& limits);
+
+// The program's size, estimated before it is built (its non-zeros grow
+// with the cube of the operators); above kMaxProgramNonZeros neither
+// function builds it, which keeps a solve's memory bounded.
+constexpr double kMaxProgramNonZeros = 2e7;
+inline double EstimatedProgramNonZeros(const RematProblem& p) {
+  // The memory rows: one per (stage, node computed in it), each with a
+  // term per unit kept and per unit allocated or freed in the stage so far.
+  const double n = static_cast<double>(p.nodes.size()) + 1;
+  return n * (n + 1) / 2 * 1.5 * static_cast<double>(p.units.size());
+}
 
 }  // namespace dtrcheck
 

@@ -1,10 +1,10 @@
 #include "optimal/optimum.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "optimal/best_first.h"
 #include "optimal/milp_solver.h"
@@ -45,47 +45,117 @@ namespace {
 constexpr double kSearchShare = 0.25;
 constexpr double kSearchStall = 0.1;
 
-double CpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+bool ConstantsExceed(const RematProblem& p, Int budget) {
+  bool exceed = budget < p.fixed_at_end;
+  for (const RematNode& n : p.nodes) exceed = exceed || budget < n.resident_before;
+  return exceed;
+}
+
+// What stopped a solve that proved nothing.
+std::string StopReason(const SolveLimits& limits) {
+  return limits.Cancelled() ? "interrupted" : "time limit";
+}
+
+// The result when no engine proved anything better: the incumbent, if any,
+// as "feasible (not proven optimal)", else "not proven".
+OptimalResult Unproven(const std::optional<Incumbent>& incumbent, std::string why) {
+  OptimalResult r;
+  r.proof = std::move(why);
+  if (incumbent) {
+    r.status = OptimalStatus::kFeasible;
+    r.compute = incumbent->compute;
+    r.steps = incumbent->steps;
+    r.incumbent_source = incumbent->source;
+  }
+  return r;
+}
+
+// No schedule in the engines' space is cheaper than the incumbent: it is
+// the optimum if it lies in that space; otherwise the space's optimum is
+// no better and nothing more is known.
+OptimalResult AtIncumbent(const Incumbent& incumbent, const std::string& engine) {
+  OptimalResult r = Unproven(incumbent, "");
+  r.engine = engine;
+  if (incumbent.in_model_space) {
+    r.status = OptimalStatus::kOptimal;
+    r.proof = engine + " completed: nothing cheaper than the given schedule";
+  } else {
+    r.proof = engine +
+              " completed: nothing cheaper in the model's schedule space, which the given "
+              "schedule lies outside of";
+  }
+  r.best_bound = IntToDouble(incumbent.compute);
+  return r;
 }
 
 }  // namespace
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  const double cpu_started = CpuSeconds();
+  SolveLimits limits;
+  limits.deadline = options.deadline
+                        ? *options.deadline
+                        : started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(options.time_limit_seconds));
+  limits.cancel = options.cancel;
+  const std::optional<Incumbent>& incumbent = options.incumbent;
+  std::optional<double> lp;
   auto finish = [&](OptimalResult r) {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (lp) {
+      r.lp_bound = *lp;
+      r.best_bound = std::max(r.best_bound, *lp);
+    }
+    if (r.compute && r.status == OptimalStatus::kOptimal) r.best_bound = IntToDouble(*r.compute);
+    r.interrupted = r.interrupted || limits.Cancelled();
+    if (incumbent && r.compute == incumbent->compute && r.steps == incumbent->steps)
+      r.incumbent_source = incumbent->source;
     return r;
   };
-  std::optional<Int> search_bound;
-  size_t search_states = 0;
+  // An infeasibility proof that contradicts a schedule the checker passed
+  // is a defect of the model: the schedule stands, and the output says so.
+  auto infeasible = [&](const std::string& engine, const std::string& proof) {
+    OptimalResult r;
+    r.engine = engine;
+    r.status = OptimalStatus::kInfeasible;
+    r.proof = proof;
+    if (incumbent)
+      r = Unproven(incumbent, "MODEL DEFECT: " + proof + ", but the given schedule fits");
+    return finish(r);
+  };
+  if (ConstantsExceed(p, budget)) return infeasible("constants", "constants exceed the budget");
   // Combined, the LP relaxation first: a budget it shows infeasible needs no
   // search (which would have to exhaust every partial schedule to prove it).
-  std::optional<double> lp;
-  if (options.engine == OptimalEngine::kBoth) {
-    lp = MilpLpBound(p, budget);
-    if (!lp) {
-      OptimalResult r;
-      r.engine = "LP relaxation";
-      r.status = OptimalStatus::kInfeasible;
-      return finish(r);
-    }
-  }
+  bool lp_tried = false;
   auto lp_bound = [&]() {
-    if (!lp) lp = MilpLpBound(p, budget);
-    return lp.value_or(0);
+    if (!lp_tried && !limits.Expired()) {
+      lp_tried = true;
+      const LpRelaxation relaxed = MilpLpBound(p, budget, limits);
+      if (relaxed.outcome == LpRelaxation::kBound) lp = relaxed.bound;
+      return relaxed.outcome;
+    }
+    return lp ? LpRelaxation::kBound : LpRelaxation::kUnknown;
   };
+  if (options.engine == OptimalEngine::kBoth) {
+    const LpRelaxation::Outcome relaxed = lp_bound();
+    if (relaxed == LpRelaxation::kInfeasible)
+      return infeasible("LP relaxation", "LP relaxation infeasible");
+    if (relaxed == LpRelaxation::kConstantsExceed)
+      return infeasible("constants", "constants exceed the budget");
+  }
+  std::optional<Int> search_bound;
+  size_t search_states = 0;
+  std::string search_stop;
   if (options.engine != OptimalEngine::kMilp) {
     BestFirstOptions search;
-    search.cpu_seconds = options.engine == OptimalEngine::kSearch
-                             ? options.time_limit_seconds
-                             : options.time_limit_seconds * kSearchShare;
+    search.seconds =
+        options.engine == OptimalEngine::kSearch
+            ? limits.SecondsLeft()
+            : std::min(limits.SecondsLeft(), options.time_limit_seconds * kSearchShare);
+    search.cancel = options.cancel;
     if (options.engine == OptimalEngine::kBoth)
       search.stall_seconds = options.time_limit_seconds * kSearchStall;
-    if (options.incumbent) search.upper_bound = options.incumbent->compute;
+    if (incumbent) search.upper_bound = incumbent->compute;
     BestFirstResult s = BestFirstOptimum(p, budget, search);
     search_states = s.states;
     OptimalResult r;
@@ -94,58 +164,90 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     switch (s.outcome) {
       case BestFirstResult::kOptimal:
         r.status = OptimalStatus::kOptimal;
+        r.proof = "best-first search completed";
         r.compute = s.compute;
         r.steps = std::move(s.steps);
-        r.lp_bound = lp_bound();
-        r.best_bound = IntToDouble(*s.compute);
+        lp_bound();
         return finish(r);
       case BestFirstResult::kInfeasible:
-        r.status = OptimalStatus::kInfeasible;
-        return finish(r);
-      case BestFirstResult::kAtBound:  // nothing cheaper than the incumbent
-        r.status = OptimalStatus::kOptimal;
-        r.engine = "search (at the given schedule's cost)";
-        r.compute = options.incumbent->compute;
-        r.steps = options.incumbent->steps;
-        r.lp_bound = lp_bound();
-        r.best_bound = IntToDouble(*r.compute);
-        return finish(r);
+        return infeasible("search", "exhaustive search completed");
+      case BestFirstResult::kAtBound: {  // nothing cheaper than the incumbent
+        lp_bound();
+        OptimalResult at = AtIncumbent(*incumbent, "search");
+        at.search_states = s.states;
+        return finish(at);
+      }
       case BestFirstResult::kStopped:
         search_bound = s.lower_bound;
+        search_stop = s.state_limit ? "state limit" : StopReason(limits);
         break;
       case BestFirstResult::kTooLarge:
+        search_stop = "too many units for the search";
         break;
     }
     if (options.engine == OptimalEngine::kSearch) {
-      r.status = OptimalStatus::kNotProven;
-      r.lp_bound = lp_bound();
-      r.best_bound = std::max(r.lp_bound, IntToDouble(s.lower_bound));
+      lp_bound();
+      r = Unproven(incumbent, search_stop);
+      r.engine = "search";
+      r.search_states = s.states;
+      r.best_bound = IntToDouble(s.lower_bound);
       return finish(r);
     }
   }
-  const double left = std::max(0.01, options.time_limit_seconds - (CpuSeconds() - cpu_started));
+  if (limits.Expired()) {
+    OptimalResult r = Unproven(incumbent, StopReason(limits));
+    r.engine = "search";
+    r.search_states = search_states;
+    if (search_bound) r.best_bound = IntToDouble(*search_bound);
+    return finish(r);
+  }
   // The search's bound as a row only when it says more than the LP: the row
   // then moves the relaxation, and otherwise it only slows CBC's
   // heuristics down (corpus/inversion/917b8e91e0676bec: no schedule in 40 s
   // with the row, optimal in 23 s without).
-  std::optional<Int> row;
-  if (search_bound && IntToDouble(*search_bound) > lp_bound() + 0.5) row = search_bound;
-  OptimalResult r = SolveMilp(p, budget, left, row, lp);
+  MilpExtras extras;
+  lp_bound();
+  extras.lp_bound = lp;
+  if (search_bound && (!lp || IntToDouble(*search_bound) > *lp + 0.5))
+    extras.known_bound = search_bound;
+  if (incumbent) extras.cutoff = incumbent->compute;
+  OptimalResult r = SolveMilp(p, budget, limits, extras);
   r.search_states = search_states;
-  if (options.incumbent && (!r.compute || options.incumbent->compute < *r.compute) &&
-      r.status != OptimalStatus::kOptimal) {
-    r.status = OptimalStatus::kFeasible;
-    r.compute = options.incumbent->compute;
-    r.steps = options.incumbent->steps;
+  if (r.status == OptimalStatus::kInfeasible && incumbent && extras.cutoff) {
+    // CBC proved nothing is cheaper than the incumbent (its cutoff).
+    OptimalResult at = AtIncumbent(*incumbent, "CBC");
+    at.search_states = search_states;
+    return finish(at);
+  }
+  if (r.status == OptimalStatus::kInfeasible) return infeasible(r.engine, r.proof);
+  if (incumbent && (!r.compute || incumbent->compute < *r.compute)) {
+    // CBC found nothing cheaper in time: the incumbent is the best known.
+    OptimalResult u = Unproven(incumbent, r.proof);
+    u.engine = r.engine;
+    u.best_bound = r.best_bound;
+    u.variables = r.variables;
+    u.constraints = r.constraints;
+    u.search_states = search_states;
+    u.interrupted = r.interrupted;
+    r = u;
+  }
+  if (r.status == OptimalStatus::kOptimal && incumbent && !incumbent->in_model_space && r.compute &&
+      *r.compute > incumbent->compute) {
+    r = Unproven(incumbent, "the model's optimum costs more than the given schedule");
   }
   if (search_bound) {
     r.engine = "CBC + search bound";
-    // The search's bound is exact (an integer cost): a schedule reaching it is minimal.
-    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= *search_bound)
+    // The search's bound is exact (an integer cost): a schedule reaching it
+    // is minimal (in the model's space: an incumbent outside it is not
+    // proven by a bound on that space).
+    const bool is_incumbent = incumbent && r.steps == incumbent->steps;
+    const bool bound_applies = !is_incumbent || incumbent->in_model_space;
+    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= *search_bound &&
+        bound_applies) {
       r.status = OptimalStatus::kOptimal;
-    if (r.status == OptimalStatus::kOptimal)
-      r.best_bound = IntToDouble(*r.compute);
-    else
+      r.proof = "the schedule reaches the search's bound";
+    }
+    if (r.status != OptimalStatus::kOptimal)
       r.best_bound = std::max(r.best_bound, IntToDouble(*search_bound));
   }
   return finish(r);

@@ -13,6 +13,9 @@
 #ifndef DTRCHECK_OPTIMAL_OPTIMUM_H_
 #define DTRCHECK_OPTIMAL_OPTIMUM_H_
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +28,7 @@ namespace dtrcheck {
 enum class OptimalStatus {
   kOptimal,     // proven minimum
   kFeasible,    // a schedule, not proven minimal within the time limit
-  kInfeasible,  // proven: no schedule fits the budget
+  kInfeasible,  // proven: no schedule fits the budget (OptimalResult::proof says how)
   kNotProven,   // no schedule found and infeasibility not proven in time
 };
 const char* OptimalStatusName(OptimalStatus s);
@@ -38,17 +41,44 @@ enum class OptimalEngine { kBoth, kSearch, kMilp };
 struct NodeStep {
   int index = 0;
   bool compute = true;
+  bool operator==(const NodeStep&) const = default;
 };
 
 // A schedule known to fit the budget, and its cost: one that fits a smaller
-// budget fits any larger one (the finding's lo schedule at its hi budget).
+// budget fits any larger one (the finding's lo schedule at its hi budget),
+// and a simulated run that ends ok is one (optimal/run_schedule.h).
 struct Incumbent {
   Int compute = 0;
   std::vector<NodeStep> steps;
+  // In the engines' schedule space (each stage's recomputations in log
+  // order): only then does "nothing cheaper in that space" make it the
+  // optimum. A simulated run's recomputations may come in any order.
+  bool in_model_space = true;
+  std::string source;  // what it is, for the output ("DTR on RuntimeV2EagerOptimized")
+};
+
+// When the solve must stop: a wall-clock deadline and an interrupt flag
+// (Ctrl-C), polled by every phase (building the program, the LP, both
+// engines).
+struct SolveLimits {
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* cancel = nullptr;
+  bool Cancelled() const { return cancel && cancel->load(); }
+  bool Expired() const { return Cancelled() || std::chrono::steady_clock::now() >= deadline; }
+  double SecondsLeft() const {  // 0 once expired; large without a deadline
+    if (Cancelled()) return 0;
+    if (deadline == std::chrono::steady_clock::time_point::max()) return 1e9;
+    return std::max(
+        0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
+  }
 };
 
 struct OptimalOptions {
-  double time_limit_seconds = 60;  // CPU seconds for both engines together
+  // Wall-clock seconds for the whole solve (both engines and the program's
+  // construction), from SolveOptimal's start, unless `deadline` is set.
+  double time_limit_seconds = 60;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  const std::atomic<bool>* cancel = nullptr;  // set: stop as at the deadline
   OptimalEngine engine = OptimalEngine::kBoth;
   // The search then looks only for cheaper schedules; if there are none,
   // this one is the optimum (and is returned as it is).
@@ -63,8 +93,16 @@ struct OptimalResult {
   std::vector<NodeStep> steps;
   double seconds = 0;
   size_t variables = 0, constraints = 0;  // of the program, when it was built
-  std::string engine;        // what proved the result: "search", "CBC", "CBC + search bound"
-  size_t search_states = 0;  // distinct states the search kept
+  std::string engine;  // what proved the result: "search", "CBC", "CBC + search bound"
+  // Why the status holds: for "infeasible", the proof ("constants exceed
+  // the budget", "LP relaxation infeasible", "exhaustive search completed",
+  // "CBC search completed"); for "optimal", what closed the gap; otherwise
+  // what stopped the solve ("time limit", "interrupted", "state limit",
+  // "program too large").
+  std::string proof;
+  std::string incumbent_source;  // the warm start the schedule came from, if it did
+  size_t search_states = 0;      // distinct states the search kept
+  bool interrupted = false;      // the cancel flag stopped it
 };
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options = {});

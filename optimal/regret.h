@@ -6,11 +6,14 @@
 #define DTRCHECK_OPTIMAL_REGRET_H_
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analysis/reduce_property.h"
 #include "io/record.h"
 #include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
+#include "optimal/run_schedule.h"
 #include "optimal/schedule.h"
 #include "sim/simulate.h"
 
@@ -23,15 +26,28 @@ struct Regret {
   ScheduleCheck check;                     // of that schedule (ok is false when there is none)
   std::optional<double> optimum_overhead;  // total compute / baseline compute
   RunRecord heuristic;                     // the configuration's run at the budget
-  // The heuristic's overhead minus the optimum's, when the heuristic is ok
-  // and the optimum proven.
+  // The heuristic's overhead minus the optimum's, when the heuristic is ok,
+  // the optimum proven and the runtime within the model.
   std::optional<double> regret;
+  // The warm starts' runs (the configuration's first): each ok run's
+  // schedule, checked, bounds the optimum from above.
+  std::vector<RunAsSchedule> warm;
+  // An ok run whose schedule the model has no counterpart for (the claims
+  // that rely on the model relaxing the runtime are withheld).
+  std::vector<std::string> model_gaps;
 };
 
-// `config`'s budget is replaced by `budget`. Throws std::invalid_argument
-// for a configuration Simulate refuses.
+// The runs whose schedules start the engines when none are named: DTR on
+// RuntimeV2EagerOptimized, and `config` itself.
+std::vector<RunConfig> DefaultWarmStarts(const RunConfig& config);
+
+// `config`'s budget is replaced by `budget`. The engines start from the
+// cheapest ok run among `config` and `warm_starts` (DefaultWarmStarts when
+// empty) and `options.incumbent`. Throws std::invalid_argument for a
+// configuration Simulate refuses.
 Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
-                const Baseline& baseline, Int budget, const OptimalOptions& options = {});
+                const Baseline& baseline, Int budget, const OptimalOptions& options = {},
+                const std::vector<RunConfig>& warm_starts = {});
 
 // The summary of RegretAt as JSON (no schedule).
 Json RegretToJson(const Regret& r);
@@ -45,6 +61,9 @@ std::string DescribeOptimum(const Regret& r);
 //   {"lo": RegretToJson, "hi": ..., "proven_defect": bool, "verdict": text}
 // An inversion or pinned-frontier oom whose failing budget has a proven
 // schedule is a proven heuristic defect: memory was not the obstacle.
+// The claims are withheld (proven_defect false, "withheld": why) for a
+// runtime outside the model (RuntimeWithinModel) or where an ok run's
+// schedule is not the model's.
 Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptions& options = {});
 
 }  // namespace dtrcheck

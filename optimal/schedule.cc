@@ -153,9 +153,15 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
     check.error = "operator " + g.ops[log_order[next_first]].name + " never runs";
     return check;
   }
+  // An output is named by a tensor that may itself be a view (simrd names
+  // a view's storage by the tensor it views, one level up): its storage is
+  // what must be resident.
+  std::map<std::string, TensorId, std::less<>> by_name;
+  for (size_t t = 0; t < g.tensors.size(); ++t)
+    by_name[g.tensors[t].name] = static_cast<TensorId>(t);  // as MakeRematProblem reads them
   for (const std::string& name : g.outputs) {
-    bool found = false;
-    for (TensorId t : resident) found = found || g.tensors[t].name == name;
+    auto it = by_name.find(name);
+    const bool found = it != by_name.end() && resident.count(owner(it->second));
     if (!found) {
       check.error = "output " + name + " is not resident at the end";
       return check;

@@ -583,6 +583,7 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize,
   clock_ += op.compute;
   memory_usage_ += op.total_size;
   summary_.max_memory = std::max(summary_.max_memory, memory_usage_);
+  if (observer_) observer_->OnCompute(id);
 
   if (t.is_alias)
     Check(storages_[t.storage].material, "the underlying Storage of an alias was evicted");

@@ -46,6 +46,10 @@ class RuntimeObserver {
   // A tensor starts materializing (simrd's _T_pending); depth is the
   // rematerialization recursion depth (0 for a model compute).
   virtual void OnPending(TensorId /*tensor*/, size_t /*depth*/) {}
+  // The operator of `tensor` has just computed (the first time, or again
+  // to rematerialize it), after the evictions that made room for it: with
+  // OnEvict, the run as a schedule of computes and frees (optimal/run_schedule.h).
+  virtual void OnCompute(TensorId /*tensor*/) {}
   // The run is about to start; `rt` stays valid until OnFinish, so an
   // observer may keep it to inspect the state at later events (the property
   // tests check budgets, locks and pins at each eviction). Called by Simulate.

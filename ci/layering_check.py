@@ -62,7 +62,7 @@ PY_MAY_IMPORT: dict[str, set[str]] = {
     'cli': {'oracle'},  # cli/bad_input_test.py: refusals against simrd's
 }
 PY_ANYTHING = {'tests', 'bench'}
-LIBRARY = re.compile(r'add_(?:library|executable)\(\s*([A-Za-z0-9_]+)')
+LIBRARY = re.compile(r'(?:add_library|add_executable|pybind11_add_module)\(\s*([A-Za-z0-9_]+)')
 LINK = re.compile(r'target_link_libraries\(\s*([A-Za-z0-9_]+)([^)]*)\)', re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([A-Za-z0-9_]+)/')
 JSON_PARSE = re.compile(r'\bJson::(sax_)?parse\(')
@@ -109,12 +109,14 @@ def cmake_links() -> dict[str, set[str]]:
             texts[path] = re.sub(r'#.*', '', f.read())
         for name in LIBRARY.findall(texts[path]):
             if folder in MAY_USE and not name.endswith('_test') and (
-                    name.startswith('dtr') or name == 'dtrcheck'):
+                    name.startswith('dtr') or name == '_dtrcheck'):
                 owner[name] = folder
     for text in texts.values():
         for name, args in LINK.findall(text):
             if name in owner:
-                used = {owner[w] for w in args.split() if w in owner} - {owner[name]}
+                # python/ links position-independent copies (X_pic) of X.
+                words = [w[:-4] if w.endswith('_pic') else w for w in args.split()]
+                used = {owner[w] for w in words if w in owner} - {owner[name]}
                 links.setdefault(owner[name], set()).update(used)
     return links
 

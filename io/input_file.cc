@@ -1,6 +1,8 @@
 #include "io/input_file.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 #include "sim/log_line.h"  // Excerpt, kMaxLineBytes, TraceError
 
@@ -28,8 +30,16 @@ FileText OpenInputFile(const std::string& path, size_t max_bytes) {
 
 Json ReadJsonFile(const std::string& path) {
   const FileText file = OpenInputFile(path, kMaxLineBytes);
+  const std::string_view text = file.text();
   try {
-    return ParseJson(file.text());
+    return ParseJson(text);
+  } catch (const Json::parse_error& e) {
+    // The line of the byte the parser stopped at: a truncated manifest names
+    // where it ends.
+    const size_t at = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    const long line = 1 + std::count(text.begin(), text.begin() + at, '\n');
+    throw std::invalid_argument(path + ":" + std::to_string(line) +
+                                ": not JSON: " + Excerpt(e.what()));
   } catch (const Json::exception& e) {
     throw std::invalid_argument(path + ": not JSON: " + Excerpt(e.what()));
   } catch (const std::invalid_argument& e) {  // FieldError

@@ -26,7 +26,7 @@
 #include "analysis/bucket.h"
 #include "analysis/finding_manifest.h"
 #include "analysis/simrd_confirm.h"
-#include "cli/fuzz_commands.h"
+#include "cli/commands.h"
 #include "cli/number_option.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
@@ -43,7 +43,7 @@ namespace fs = std::filesystem;
 constexpr char kCheckCommand[] =
     "dtrcheck check-finding manifest.json && dtrcheck check-finding --simrd manifest.json";
 
-struct AddArgs {
+struct ArchiveOptions {
   std::string input;  // X.log or a manifest
   std::string archive = "corpus";
   std::string id;
@@ -92,7 +92,7 @@ std::string Joined(const std::vector<std::string>& words) {
 
 // The fuzzer's side of the manifest: the decoded case and its finding `id`
 // (signature, description, original), the input, the commands.
-void AddFuzzerProvenance(const AddArgs& args, const std::string& id, FindingManifest* m) {
+void AddFuzzerProvenance(const ArchiveOptions& args, const std::string& id, FindingManifest* m) {
   std::string bytes = ReadSmallFile(args.fuzzer_input, kMaxFuzzerInputBytes);
   FuzzCase c = DecodeFuzzCase(bytes);
   FuzzCheckOptions options = FuzzCheckOptionsFromEnv();
@@ -172,7 +172,7 @@ struct TemporaryDirectory {
   }
 };
 
-Outcome Add(const AddArgs& args) {
+Outcome Add(const ArchiveOptions& args) {
   if (args.fuzzer_input.empty() && (!args.found_at.empty() || args.time_to_find))
     throw std::invalid_argument("--found-at and --time-to-find describe a --fuzzer-input");
   if (args.id.find_first_not_of(
@@ -273,7 +273,7 @@ Outcome Add(const AddArgs& args) {
            {"reduction", out.reduction}}};
 }
 
-int RunAdd(const AddArgs& args) {
+int RunArchive(const ArchiveOptions& args) {
   Outcome o = Add(args);
   if (args.json) {
     Json j = {{"status", o.status}, {"detail", o.detail}};
@@ -290,14 +290,11 @@ int RunAdd(const AddArgs& args) {
   return o.exit_code();
 }
 
-}  // namespace
-
-Action AddArchiveCommand(CLI::App& app) {
+CLI::App* RegisterArchive(CLI::App& app, ArchiveOptions* args) {
   auto* archive = app.add_subcommand("archive", "the archive of reduced counterexamples");
   archive->require_subcommand(1);
   auto* cmd = archive->add_subcommand(
       "add", "check a reduced trace (dtrcheck, simrd) and file it as corpus/<kind>/<id>/");
-  auto args = std::make_shared<AddArgs>();
   cmd->add_option("REDUCED", args->input,
                   "X.log with X.manifest.json beside it (dtrcheck reduce -o X.log), or a manifest")
       ->required();
@@ -314,7 +311,14 @@ Action AddArchiveCommand(CLI::App& app) {
       ->check(FiniteRange(0.0, 1e12));
   cmd->add_flag("--no-oracle", args->no_oracle, "do not ask simrd (filed as not confirmed)");
   cmd->add_flag("--json", args->json, "print the outcome as one JSON object");
-  return {cmd, [args]() { return RunAdd(*args); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddArchiveCommand(CLI::App& app) {
+  auto args = std::make_shared<ArchiveOptions>();
+  return {RegisterArchive(app, args.get()), [args] { return RunArchive(*args); }};
 }
 
 }  // namespace dtrcheck

@@ -11,7 +11,7 @@
 #include <map>
 
 #include "analysis/census.h"
-#include "cli/census_command.h"
+#include "cli/commands.h"
 #include "cli/grid_options.h"
 #include "cli/number_option.h"
 #include "cli/provenance.h"
@@ -111,12 +111,9 @@ int RunCensus(const CensusOptions& o) {
   return 0;
 }
 
-}  // namespace
-
-Action AddCensusCommand(CLI::App& app) {
+CLI::App* RegisterCensus(CLI::App& app, CensusOptions* o) {
   auto* cmd = app.add_subcommand(
       "census", "rank policies over sweep records: counts, pathologies, overheads, hidden cost");
-  auto o = std::make_shared<CensusOptions>();
   cmd->add_option("INPUT", o->inputs,
                   "TRACE=RECORDS.jsonl[,SHARD.jsonl...]: a trace (path or name) and the sweep "
                   "records of its policies at one overhead limit (dtrcheck sweep --heuristics "
@@ -129,7 +126,14 @@ Action AddCensusCommand(CLI::App& app) {
       "also draw every policy's raw overhead curve, one plot per input, to DIR/<records>.svg");
   cmd->add_option("--jobs,-j", o->grid.jobs, "threads diagnosing inversions (0: all)")
       ->check(IntegerRange(0, 1024));
-  return {cmd, [o]() { return RunCensus(*o); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddCensusCommand(CLI::App& app) {
+  auto o = std::make_shared<CensusOptions>();
+  return {RegisterCensus(app, o.get()), [o] { return RunCensus(*o); }};
 }
 
 }  // namespace dtrcheck

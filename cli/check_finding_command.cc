@@ -7,7 +7,7 @@
 
 #include "analysis/archived_finding.h"
 #include "analysis/finding_manifest.h"
-#include "cli/fuzz_commands.h"
+#include "cli/commands.h"
 #include "cli/number_option.h"
 #include "optimal/regret.h"
 #include "sim/parse.h"
@@ -19,7 +19,7 @@ namespace {
 // ctest's SKIP_RETURN_CODE: simrd is not installed.
 constexpr int kExitSkipped = 77;
 
-struct CheckArgs {
+struct CheckFindingOptions {
   std::vector<std::string> manifests;
   bool simrd = false;
   bool json = false;  // one JSON object: {"findings": [...], "failed", "skipped"}
@@ -29,7 +29,7 @@ struct CheckArgs {
 
 // The optimum at the finding's budgets (optimal/regret.h): printed, and with
 // --record kept in the manifest's "optimal" block.
-Json ShowOptimum(const ArchivedFinding& f, const Graph& g, const CheckArgs& args) {
+Json ShowOptimum(const ArchivedFinding& f, const Graph& g, const CheckFindingOptions& args) {
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit;
   Json optimum = FindingOptimum(g, f.spec, options);
@@ -41,7 +41,7 @@ Json ShowOptimum(const ArchivedFinding& f, const Graph& g, const CheckArgs& args
   return optimum;
 }
 
-int RunCheck(const CheckArgs& args) {
+int RunCheckFinding(const CheckFindingOptions& args) {
   int failed = 0, skipped = 0;
   Json findings = Json::array();
   const std::string who = args.simrd ? "simrd" : "dtrcheck";
@@ -82,12 +82,9 @@ int RunCheck(const CheckArgs& args) {
   return skipped ? kExitSkipped : 0;
 }
 
-}  // namespace
-
-Action AddCheckFindingCommand(CLI::App& app) {
+CLI::App* RegisterCheckFinding(CLI::App& app, CheckFindingOptions* args) {
   auto* cmd = app.add_subcommand(
       "check-finding", "replay archived counterexamples: does each still show its pathology?");
-  auto args = std::make_shared<CheckArgs>();
   cmd->add_option("MANIFEST", args->manifests,
                   "corpus/<kind>/<id>/manifest.json, or the entry's directory")
       ->required();
@@ -101,7 +98,14 @@ Action AddCheckFindingCommand(CLI::App& app) {
   cmd->add_option("--time-limit", args->time_limit, "with --optimal: seconds per solve")
       ->check(FiniteRange(0.01, 1e6))
       ->capture_default_str();
-  return {cmd, [args]() { return RunCheck(*args); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddCheckFindingCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckFindingOptions>();
+  return {RegisterCheckFinding(app, args.get()), [args] { return RunCheckFinding(*args); }};
 }
 
 }  // namespace dtrcheck

@@ -8,8 +8,9 @@
 #include "analysis/eviction_compare.h"
 #include "analysis/format.h"
 #include "analysis/sweep.h"
+#include "cli/commands.h"
 #include "cli/grid_options.h"
-#include "cli/sweep_commands.h"
+#include "cli/simulation_options.h"
 #include "io/record.h"
 
 namespace dtrcheck {
@@ -96,7 +97,8 @@ void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison&
   top("B", b, c.b);
 }
 
-int RunCompare(CompareOptions& o) {
+int RunCompare(const CompareOptions& options) {
+  CompareOptions o = options;  // its simulation options finished below
   FinishSimulationOptions(&o.sim);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "compare takes two --at budgets instead");
@@ -132,12 +134,9 @@ int RunCompare(CompareOptions& o) {
   return 0;
 }
 
-}  // namespace
-
-Action AddCompareCommand(CLI::App& app) {
+CLI::App* RegisterCompare(CLI::App& app, CompareOptions* o) {
   auto* cmd =
       app.add_subcommand("compare", "compare how two budgets evict (e.g. across a regime cliff)");
-  auto o = std::make_shared<CompareOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   RemoveBudgetOptions(cmd);
   cmd->add_option("--at", o->at,
@@ -146,7 +145,14 @@ Action AddCompareCommand(CLI::App& app) {
       ->take_all();
   cmd->add_flag("--bytes", o->bytes, "--at values are budgets in bytes");
   cmd->add_flag("--json", o->json, "print one JSON object");
-  return {cmd, [o]() { return RunCompare(*o); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddCompareCommand(CLI::App& app) {
+  auto o = std::make_shared<CompareOptions>();
+  return {RegisterCompare(app, o.get()), [o] { return RunCompare(*o); }};
 }
 
 }  // namespace dtrcheck

@@ -5,29 +5,45 @@
 #include <memory>
 
 #include "analysis/pathology.h"
+#include "cli/commands.h"
 #include "cli/diagnosis_report.h"
-#include "cli/sweep_commands.h"
+#include "cli/simulation_options.h"
 
 namespace dtrcheck {
 
-Action AddDiagnoseCommand(CLI::App& app) {
+namespace {
+
+struct DiagnoseOptions {
+  SimulationOptions sim;
+  bool json = false;
+};
+
+CLI::App* RegisterDiagnose(CLI::App& app, DiagnoseOptions* o) {
   auto* cmd =
       app.add_subcommand("diagnose", "run one configuration and explain an out-of-memory failure");
-  auto opts = std::make_shared<SimulationOptions>();
-  auto json = std::make_shared<bool>(false);
-  AddSimulationOptions(cmd, opts.get());
-  cmd->add_flag("--json", *json, "print the diagnosis as one JSON object");
-  return {cmd, [opts, json]() -> int {
-            FinishSimulationOptions(opts.get());
-            Graph graph = ParseTraceFile(opts->trace, opts->parse);
-            Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-            Diagnosis d = Diagnose(graph, opts->config, baseline);
-            if (*json)
-              std::cout << DiagnosisToJson(d).dump() << "\n";
-            else
-              std::cout << DiagnosisText(d);
-            return d.record.status == Status::kError ? 1 : 0;
-          }};
+  AddSimulationOptions(cmd, &o->sim);
+  cmd->add_flag("--json", o->json, "print the diagnosis as one JSON object");
+  return cmd;
+}
+
+int RunDiagnose(const DiagnoseOptions& o) {
+  SimulationOptions sim = o.sim;
+  FinishSimulationOptions(&sim);
+  Graph graph = ParseTraceFile(sim.trace, sim.parse);
+  Baseline baseline = RunBaseline(graph, sim.config.baseline_runtime);
+  Diagnosis d = Diagnose(graph, sim.config, baseline);
+  if (o.json)
+    std::cout << DiagnosisToJson(d).dump() << "\n";
+  else
+    std::cout << DiagnosisText(d);
+  return d.record.status == Status::kError ? 1 : 0;
+}
+
+}  // namespace
+
+Action AddDiagnoseCommand(CLI::App& app) {
+  auto o = std::make_shared<DiagnoseOptions>();
+  return {RegisterDiagnose(app, o.get()), [o] { return RunDiagnose(*o); }};
 }
 
 }  // namespace dtrcheck

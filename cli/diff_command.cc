@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
+#include "cli/simulation_options.h"
 #include "io/record.h"
 #include "oracle/simrd_client.h"
 
@@ -85,99 +86,108 @@ void PrintDiff(const Json& v) {
   }
 }
 
+struct DiffOptions {
+  SimulationOptions sim;
+  int64_t perturb = -1;
+  bool json = false;
+};
+
+CLI::App* RegisterDiff(CLI::App& app, DiffOptions* o) {
+  auto* cmd = app.add_subcommand(
+      "diff", "run simrd and dtrcheck on one configuration and show where they diverge");
+  AddSimulationOptions(cmd, &o->sim);
+  cmd->add_option("--perturb-eviction", o->perturb,
+                  "testing aid: make dtrcheck evict another storage at this eviction number")
+      ->check(IntegerRangeOf<int64_t>(0));
+  cmd->add_flag("--json", o->json, "print the verdict as one JSON object");
+  return cmd;
+}
+
+int RunDiff(const DiffOptions& o) {
+  SimulationOptions sim = o.sim;
+  FinishSimulationOptions(&sim);
+  sim.config.stats = true;
+  sim.config.perturb_eviction = o.perturb;
+  Graph graph = ParseTraceFile(sim.trace, sim.parse);
+  std::optional<OracleBatch> oracle;
+  std::optional<Json> simrd;
+  try {
+    ElapsedTicker ticker("dtrcheck diff: simrd is replaying the trace");
+    oracle.emplace(sim.trace, sim.parse);
+    simrd = AskSimrd(*oracle, sim.config, std::nullopt);
+  } catch (const SimrdUnavailable& e) {
+    return DiffError(o.json,
+                     std::string("simrd is not available (see oracle/README.md; set "
+                                 "SIMRD_DIR):\n") +
+                         e.what(),
+                     kExitNoOracle);
+  }
+  if (simrd->contains("error") && !simrd->contains("status"))
+    return DiffError(o.json, "simrd refused the configuration: " + (*simrd)["error"].dump(),
+                     kExitBadInput);
+  Baseline baseline = RunBaseline(graph, sim.config.baseline_runtime);
+  Recorder ours;
+  Json mine = RecordToJson(Simulate(graph, sim.config, baseline, &ours));
+
+  const Json& log = (*simrd)["eviction_log"];
+  size_t n = std::min(log.size(), ours.evictions.size());
+  size_t first = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (log[i][0].dump() != IntToString(ours.evictions[i].first) ||
+        log[i][1] != ours.evictions[i].second) {
+      first = i;
+      break;
+    }
+  }
+  bool streams_differ = first < n || log.size() != ours.evictions.size();
+  std::vector<AnswerDifference> fields = CompareAnswers(*simrd, mine, sim.config.heuristic);
+  Json v = {{"verdict", !streams_differ && fields.empty() ? "identical" : "divergent"},
+            {"status", mine["status"]},
+            {"clock", mine["clock"]},
+            {"evictions", {{"simrd", log.size()}, {"dtrcheck", ours.evictions.size()}}},
+            {"fields", Json::array()}};
+  if (streams_differ) {
+    Json d = {{"index", first}};
+    if (first < n) {
+      // Costs of every candidate at that choice, on both sides.
+      Json at;
+      {
+        ElapsedTicker ticker("dtrcheck diff: simrd is replaying up to the divergence");
+        at = AskSimrd(*oracle, sim.config, first);
+      }
+      std::map<TensorId, double> simrd_costs;
+      bool simrd_has_costs = at.contains("costs_at");
+      if (simrd_has_costs)
+        for (const auto& c : at["costs_at"]["costs"])
+          simrd_costs[c[0].get<TensorId>()] = std::stod(c[1].get<std::string>());
+      Recorder again;
+      again.costs_at = static_cast<int64_t>(first);
+      Simulate(graph, sim.config, baseline, &again);
+      TensorId s_root = log[first][1], d_root = ours.evictions[first].second;
+      d["simrd"] = {{"storage", s_root}, {"clock", log[first][0].dump()}};
+      d["dtrcheck"] = {{"storage", d_root}, {"clock", IntToString(ours.evictions[first].first)}};
+      d["costs"] = Json::array();
+      for (TensorId r : {s_root, d_root})
+        d["costs"].push_back({{"storage", r},
+                              {"simrd", simrd_has_costs ? CostOf(simrd_costs, r) : "n/a"},
+                              {"dtrcheck", CostOf(again.costs, r)}});
+    }
+    v["first_divergent_eviction"] = d;
+  }
+  for (const auto& f : fields)
+    v["fields"].push_back({{"field", f.field}, {"simrd", f.simrd}, {"dtrcheck", f.dtrcheck}});
+  if (o.json)
+    std::cout << v.dump(2) << "\n";
+  else
+    PrintDiff(v);
+  return v["verdict"] == "identical" ? 0 : 1;
+}
+
 }  // namespace
 
 Action AddDiffCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "diff", "run simrd and dtrcheck on one configuration and show where they diverge");
-  auto opts = std::make_shared<SimulationOptions>();
-  auto perturb = std::make_shared<int64_t>(-1);
-  auto json = std::make_shared<bool>(false);
-  AddSimulationOptions(cmd, opts.get());
-  cmd->add_option("--perturb-eviction", *perturb,
-                  "testing aid: make dtrcheck evict another storage at this eviction number")
-      ->check(IntegerRangeOf<int64_t>(0));
-  cmd->add_flag("--json", *json, "print the verdict as one JSON object");
-  return {
-      cmd, [opts, perturb, json]() -> int {
-        FinishSimulationOptions(opts.get());
-        opts->config.stats = true;
-        opts->config.perturb_eviction = *perturb;
-        Graph graph = ParseTraceFile(opts->trace, opts->parse);
-        std::optional<OracleBatch> oracle;
-        std::optional<Json> simrd;
-        try {
-          ElapsedTicker ticker("dtrcheck diff: simrd is replaying the trace");
-          oracle.emplace(opts->trace, opts->parse);
-          simrd = AskSimrd(*oracle, opts->config, std::nullopt);
-        } catch (const SimrdUnavailable& e) {
-          return DiffError(*json,
-                           std::string("simrd is not available (see oracle/README.md; set "
-                                       "SIMRD_DIR):\n") +
-                               e.what(),
-                           kExitNoOracle);
-        }
-        if (simrd->contains("error") && !simrd->contains("status"))
-          return DiffError(*json, "simrd refused the configuration: " + (*simrd)["error"].dump(),
-                           kExitBadInput);
-        Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-        Recorder ours;
-        Json mine = RecordToJson(Simulate(graph, opts->config, baseline, &ours));
-
-        const Json& log = (*simrd)["eviction_log"];
-        size_t n = std::min(log.size(), ours.evictions.size());
-        size_t first = n;
-        for (size_t i = 0; i < n; ++i) {
-          if (log[i][0].dump() != IntToString(ours.evictions[i].first) ||
-              log[i][1] != ours.evictions[i].second) {
-            first = i;
-            break;
-          }
-        }
-        bool streams_differ = first < n || log.size() != ours.evictions.size();
-        std::vector<AnswerDifference> fields = CompareAnswers(*simrd, mine, opts->config.heuristic);
-        Json v = {{"verdict", !streams_differ && fields.empty() ? "identical" : "divergent"},
-                  {"status", mine["status"]},
-                  {"clock", mine["clock"]},
-                  {"evictions", {{"simrd", log.size()}, {"dtrcheck", ours.evictions.size()}}},
-                  {"fields", Json::array()}};
-        if (streams_differ) {
-          Json d = {{"index", first}};
-          if (first < n) {
-            // Costs of every candidate at that choice, on both sides.
-            Json at;
-            {
-              ElapsedTicker ticker("dtrcheck diff: simrd is replaying up to the divergence");
-              at = AskSimrd(*oracle, opts->config, first);
-            }
-            std::map<TensorId, double> simrd_costs;
-            bool simrd_has_costs = at.contains("costs_at");
-            if (simrd_has_costs)
-              for (const auto& c : at["costs_at"]["costs"])
-                simrd_costs[c[0].get<TensorId>()] = std::stod(c[1].get<std::string>());
-            Recorder again;
-            again.costs_at = static_cast<int64_t>(first);
-            Simulate(graph, opts->config, baseline, &again);
-            TensorId s_root = log[first][1], d_root = ours.evictions[first].second;
-            d["simrd"] = {{"storage", s_root}, {"clock", log[first][0].dump()}};
-            d["dtrcheck"] = {{"storage", d_root},
-                             {"clock", IntToString(ours.evictions[first].first)}};
-            d["costs"] = Json::array();
-            for (TensorId r : {s_root, d_root})
-              d["costs"].push_back({{"storage", r},
-                                    {"simrd", simrd_has_costs ? CostOf(simrd_costs, r) : "n/a"},
-                                    {"dtrcheck", CostOf(again.costs, r)}});
-          }
-          v["first_divergent_eviction"] = d;
-        }
-        for (const auto& f : fields)
-          v["fields"].push_back({{"field", f.field}, {"simrd", f.simrd}, {"dtrcheck", f.dtrcheck}});
-        if (*json)
-          std::cout << v.dump(2) << "\n";
-        else
-          PrintDiff(v);
-        return v["verdict"] == "identical" ? 0 : 1;
-      }};
+  auto o = std::make_shared<DiffOptions>();
+  return {RegisterDiff(app, o.get()), [o] { return RunDiff(*o); }};
 }
 
 }  // namespace dtrcheck

@@ -5,8 +5,9 @@
 #include <sstream>
 
 #include "analysis/format.h"
-#include "cli/fuzz_commands.h"
+#include "cli/commands.h"
 #include "cli/number_option.h"
+#include "cli/renamed_option.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
 #include "io/atomic_file.h"
@@ -17,7 +18,7 @@ namespace dtrcheck {
 
 namespace {
 
-struct DecodeArgs {
+struct FuzzDecodeOptions {
   std::string artifact, out;
   bool json = false, check = true;
   std::optional<double> cliff_factor, cliff_gap;
@@ -33,7 +34,7 @@ std::string ShellWords(const std::vector<std::string>& words) {
   return s;
 }
 
-int RunDecode(const DecodeArgs& args) {
+int RunFuzzDecode(const FuzzDecodeOptions& args) {
   std::string bytes = ReadSmallFile(args.artifact, kMaxArtifactBytes);
   if (!args.out.empty()) RefuseSameFile(args.artifact, "ARTIFACT", args.out, "-o");
   FuzzCase c = DecodeFuzzCase(bytes);
@@ -101,12 +102,9 @@ int RunDecode(const DecodeArgs& args) {
   return 0;
 }
 
-}  // namespace
-
-Action AddFuzzDecodeCommand(CLI::App& app) {
+CLI::App* RegisterFuzzDecode(CLI::App& app, FuzzDecodeOptions* args) {
   auto* cmd = app.add_subcommand("fuzz-decode",
                                  "decode a pathology_fuzzer input: its trace, sweep and findings");
-  auto args = std::make_shared<DecodeArgs>();
   cmd->add_option("ARTIFACT", args->artifact, "a fuzzer input (crash artifact, corpus file, claim)")
       ->required();
   cmd->add_option("-o,--output", args->out, "write the decoded trace to this log");
@@ -115,10 +113,21 @@ Action AddFuzzDecodeCommand(CLI::App& app) {
   cmd->add_option("--cliff-factor", args->cliff_factor,
                   "as $DTRCHECK_FUZZ_CLIFF_FACTOR (default 2)")
       ->check(FiniteRange(1.0, 1e300));
-  cmd->add_option("--cliff-gap", args->cliff_gap,
-                  "as $DTRCHECK_FUZZ_CLIFF_GAP, a fraction of peak (default 0.01)")
+  cmd->add_option("--cliff-delta", args->cliff_gap,
+                  "cliffs between budgets at most this fraction of peak apart; as "
+                  "$DTRCHECK_FUZZ_CLIFF_GAP (default 0.01)")
       ->check(FiniteRange(1e-12, 1.0));
-  return {cmd, [args]() { return RunDecode(*args); }};
+  AddRenamedOption<double>(cmd, "--cliff-gap", "--cliff-delta", [args](double d) {
+    args->cliff_gap = d;
+  })->check(FiniteRange(1e-12, 1.0));
+  return cmd;
+}
+
+}  // namespace
+
+Action AddFuzzDecodeCommand(CLI::App& app) {
+  auto args = std::make_shared<FuzzDecodeOptions>();
+  return {RegisterFuzzDecode(app, args.get()), [args] { return RunFuzzDecode(*args); }};
 }
 
 }  // namespace dtrcheck

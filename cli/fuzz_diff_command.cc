@@ -17,7 +17,7 @@
 
 #include "analysis/parallel_for.h"
 #include "cli/build_info.h"
-#include "cli/fuzz_commands.h"
+#include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
@@ -166,14 +166,11 @@ int Replay(const FuzzDiffOptions& o) {
   return failed ? 1 : 0;
 }
 
-}  // namespace
-
-Action AddFuzzDiffCommand(CLI::App& app) {
+CLI::App* RegisterFuzzDiff(CLI::App& app, FuzzDiffOptions* o) {
   auto* cmd = app.add_subcommand(
       "fuzz-diff",
       "differential fuzzing against simrd: generated and mutated traces, every accepted "
       "runtime/heuristic pair, random budgets and limits; divergences reduced and archived");
-  auto o = std::make_shared<FuzzDiffOptions>();
   cmd->add_option("--time", o->seconds, "run for this many seconds (default 60 without --cases)")
       ->check(FinitePositive(1e9));
   cmd->add_option("--cases", o->cases, "run cases 0..N-1 (deterministic)")
@@ -209,137 +206,146 @@ Action AddFuzzDiffCommand(CLI::App& app) {
   cmd->add_option("--replay", o->replay,
                   "replay the archive DIR in dtrcheck instead of fuzzing (open entries must "
                   "still diverge, fixed ones must agree)");
-  return {cmd, [o]() -> int {
-            if (!o->replay.empty()) return Replay(*o);
-            if (o->cases < 0 && o->seconds == 0 && o->only_case < 0) o->seconds = 60;
-            InterruptGuard guard;
-            auto t0 = std::chrono::steady_clock::now();
-            auto elapsed = [&] {
-              return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            };
-            uint64_t first = o->only_case >= 0 ? static_cast<uint64_t>(o->only_case) : 0;
-            uint64_t limit = o->only_case >= 0 ? first + 1
-                             : o->cases >= 0   ? static_cast<uint64_t>(o->cases)
-                                               : UINT64_MAX;
-            std::atomic<uint64_t> next{first};
-            std::mutex mutex;
-            std::map<uint64_t, CaseResult> results;
-            std::string unavailable, oracle_error;
-            ProgressBar bar("fuzz-diff", o->cases >= 0 ? static_cast<size_t>(o->cases)
-                                                       : static_cast<size_t>(o->seconds));
-            auto worker = [&] {
-              try {
-                // Out of the terminal's process group: Ctrl-C stops the
-                // campaign through the guard, after the case in flight.
-                OracleServer server(/*own_process_group=*/true);
-                for (;;) {
-                  if (guard.interrupted()) break;
-                  if (o->seconds > 0 && elapsed() >= o->seconds) break;
-                  uint64_t i = next++;
-                  if (i >= limit) break;
-                  CaseResult r = RunOne(server, *o, i, guard.flag());
-                  r.done = true;
-                  std::lock_guard<std::mutex> lock(mutex);
-                  results[i] = std::move(r);
-                  bar.Update(o->cases >= 0 ? results.size() : static_cast<size_t>(elapsed()));
-                }
-                server.Finish();
-              } catch (const SimrdUnavailable& e) {
-                std::lock_guard<std::mutex> lock(mutex);
-                unavailable = e.what();
-              } catch (const std::exception& e) {
-                std::lock_guard<std::mutex> lock(mutex);
-                if (oracle_error.empty()) oracle_error = e.what();
-              }
-            };
-            std::vector<std::thread> threads;
-            for (int t = 0; t < o->jobs; ++t) threads.emplace_back(worker);
-            for (auto& t : threads) t.join();
-            bar.Clear();
-            double seconds = elapsed();
-            if (!unavailable.empty()) {
-              std::cerr << "dtrcheck fuzz-diff: simrd is not available (see oracle/README.md; "
-                           "set SIMRD_DIR):\n"
-                        << unavailable << "\n";
-              return kExitNoOracle;
-            }
-            // An oracle that failed (a crash, a line that is not JSON) ends
-            // its thread; what finished is still summarized, and the exit
-            // code is 1. After Ctrl-C such an error is only the interruption.
-            bool failed = !oracle_error.empty() && !guard.interrupted();
-            if (failed) std::cerr << "dtrcheck fuzz-diff: " << oracle_error << "\n";
-            // Only the prefix of consecutive finished cases counts: the same
-            // cases whatever the threads did.
-            uint64_t done = first;
-            while (results.count(done)) ++done;
-            size_t configs = 0;
-            std::map<std::string, size_t> statuses, kinds, mutations, parse, known;
-            std::set<std::string> pairs;
-            Json divergences = Json::array();
-            for (uint64_t i = first; i < done; ++i) {
-              const CaseResult& r = results.at(i);
-              configs += r.configs;
-              for (const auto& s : r.statuses) ++statuses[s];
-              for (const auto& k : r.kinds) ++kinds[k];
-              for (const auto& m : r.mutations) ++mutations[m];
-              for (const auto& p : r.parse) ++parse[p];
-              for (const auto& [k, n] : r.known) known[k] += n;
-              pairs.insert(r.pairs.begin(), r.pairs.end());
-              for (const auto& id : r.divergences) divergences.push_back({{"case", i}, {"id", id}});
-            }
-            uint64_t cases = done - first;
-            Json summary = {{"seed", o->seed},
-                            {"cases", cases},
-                            {"first_case", first},
-                            {"configurations", configs},
-                            {"seconds", seconds},
-                            {"cases_per_second", seconds > 0 ? cases / seconds : 0.0},
-                            {"configurations_per_second", seconds > 0 ? configs / seconds : 0.0},
-                            {"jobs", o->jobs},
-                            {"pairs_covered", pairs.size()},
-                            {"pairs_accepted", AcceptedPairs().size()},
-                            {"cases_with_status", statuses},
-                            {"cases_with_instruction", kinds},
-                            {"cases_with_mutation", mutations},
-                            {"cases_with_parse_option", parse},
-                            {"divergences", divergences},
-                            {"known_divergences", known},
-                            {"archive", o->archive},
-                            {"interrupted", guard.interrupted()},
-                            {"oracle_error", failed ? Json(oracle_error) : Json(nullptr)},
-                            {"dtrcheck_commit", DTRCHECK_COMMIT},
-                            {"simrd_commit", DTRCHECK_SIMRD_COMMIT},
-                            {"command", CommandLine()}};
-            if (o->json) {
-              std::cout << summary.dump(2) << "\n";
-            } else {
-              std::cout << "fuzz-diff seed " << o->seed << ": " << cases << " cases (from " << first
-                        << "), " << configs << " configurations in " << static_cast<int>(seconds)
-                        << " s (" << std::fixed << std::setprecision(1)
-                        << (seconds > 0 ? cases / seconds : 0) << " cases/s, "
-                        << (seconds > 0 ? configs / seconds : 0) << " configurations/s, " << o->jobs
-                        << " jobs)\n"
-                        << "pairs covered: " << pairs.size() << " of " << AcceptedPairs().size()
-                        << " accepted\n";
-              auto line = [](const char* what, const std::map<std::string, size_t>& m) {
-                std::cout << what << ":";
-                for (const auto& [k, n] : m) std::cout << " " << k << " " << n;
-                std::cout << "\n";
-              };
-              line("cases with status", statuses);
-              line("cases with instruction", kinds);
-              line("cases with mutation", mutations);
-              line("cases with parse option", parse);
-              line("known divergences (QUIRKS.md, not archived)", known);
-              std::cout << "divergences: " << divergences.size();
-              for (const auto& d : divergences)
-                std::cout << "\n  case " << d["case"] << ": " << o->archive << "/"
-                          << d["id"].get<std::string>();
-              std::cout << "\n";
-            }
-            if (guard.interrupted()) return kExitInterrupted;
-            return divergences.empty() && !failed ? 0 : 1;
-          }};
+  return cmd;
+}
+
+int RunFuzzDiff(const FuzzDiffOptions& given) {
+  if (!given.replay.empty()) return Replay(given);
+  FuzzDiffOptions o = given;
+  if (o.cases < 0 && o.seconds == 0 && o.only_case < 0) o.seconds = 60;
+  InterruptGuard guard;
+  auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  uint64_t first = o.only_case >= 0 ? static_cast<uint64_t>(o.only_case) : 0;
+  uint64_t limit = o.only_case >= 0 ? first + 1
+                   : o.cases >= 0   ? static_cast<uint64_t>(o.cases)
+                                    : UINT64_MAX;
+  std::atomic<uint64_t> next{first};
+  std::mutex mutex;
+  std::map<uint64_t, CaseResult> results;
+  std::string unavailable, oracle_error;
+  ProgressBar bar("fuzz-diff",
+                  o.cases >= 0 ? static_cast<size_t>(o.cases) : static_cast<size_t>(o.seconds));
+  auto worker = [&] {
+    try {
+      // Out of the terminal's process group: Ctrl-C stops the
+      // campaign through the guard, after the case in flight.
+      OracleServer server(/*own_process_group=*/true);
+      for (;;) {
+        if (guard.interrupted()) break;
+        if (o.seconds > 0 && elapsed() >= o.seconds) break;
+        uint64_t i = next++;
+        if (i >= limit) break;
+        CaseResult r = RunOne(server, o, i, guard.flag());
+        r.done = true;
+        std::lock_guard<std::mutex> lock(mutex);
+        results[i] = std::move(r);
+        bar.Update(o.cases >= 0 ? results.size() : static_cast<size_t>(elapsed()));
+      }
+      server.Finish();
+    } catch (const SimrdUnavailable& e) {
+      std::lock_guard<std::mutex> lock(mutex);
+      unavailable = e.what();
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (oracle_error.empty()) oracle_error = e.what();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < o.jobs; ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  bar.Clear();
+  double seconds = elapsed();
+  if (!unavailable.empty()) {
+    std::cerr << "dtrcheck fuzz-diff: simrd is not available (see oracle/README.md; "
+                 "set SIMRD_DIR):\n"
+              << unavailable << "\n";
+    return kExitNoOracle;
+  }
+  // An oracle that failed (a crash, a line that is not JSON) ends
+  // its thread; what finished is still summarized, and the exit
+  // code is 1. After Ctrl-C such an error is only the interruption.
+  bool failed = !oracle_error.empty() && !guard.interrupted();
+  if (failed) std::cerr << "dtrcheck fuzz-diff: " << oracle_error << "\n";
+  // Only the prefix of consecutive finished cases counts: the same
+  // cases whatever the threads did.
+  uint64_t done = first;
+  while (results.count(done)) ++done;
+  size_t configs = 0;
+  std::map<std::string, size_t> statuses, kinds, mutations, parse, known;
+  std::set<std::string> pairs;
+  Json divergences = Json::array();
+  for (uint64_t i = first; i < done; ++i) {
+    const CaseResult& r = results.at(i);
+    configs += r.configs;
+    for (const auto& s : r.statuses) ++statuses[s];
+    for (const auto& k : r.kinds) ++kinds[k];
+    for (const auto& m : r.mutations) ++mutations[m];
+    for (const auto& p : r.parse) ++parse[p];
+    for (const auto& [k, n] : r.known) known[k] += n;
+    pairs.insert(r.pairs.begin(), r.pairs.end());
+    for (const auto& id : r.divergences) divergences.push_back({{"case", i}, {"id", id}});
+  }
+  uint64_t cases = done - first;
+  Json summary = {{"seed", o.seed},
+                  {"cases", cases},
+                  {"first_case", first},
+                  {"configurations", configs},
+                  {"seconds", seconds},
+                  {"cases_per_second", seconds > 0 ? cases / seconds : 0.0},
+                  {"configurations_per_second", seconds > 0 ? configs / seconds : 0.0},
+                  {"jobs", o.jobs},
+                  {"pairs_covered", pairs.size()},
+                  {"pairs_accepted", AcceptedPairs().size()},
+                  {"cases_with_status", statuses},
+                  {"cases_with_instruction", kinds},
+                  {"cases_with_mutation", mutations},
+                  {"cases_with_parse_option", parse},
+                  {"divergences", divergences},
+                  {"known_divergences", known},
+                  {"archive", o.archive},
+                  {"interrupted", guard.interrupted()},
+                  {"oracle_error", failed ? Json(oracle_error) : Json(nullptr)},
+                  {"dtrcheck_commit", DTRCHECK_COMMIT},
+                  {"simrd_commit", DTRCHECK_SIMRD_COMMIT},
+                  {"command", CommandLine()}};
+  if (o.json) {
+    std::cout << summary.dump(2) << "\n";
+  } else {
+    std::cout << "fuzz-diff seed " << o.seed << ": " << cases << " cases (from " << first << "), "
+              << configs << " configurations in " << static_cast<int>(seconds) << " s ("
+              << std::fixed << std::setprecision(1) << (seconds > 0 ? cases / seconds : 0)
+              << " cases/s, " << (seconds > 0 ? configs / seconds : 0) << " configurations/s, "
+              << o.jobs << " jobs)\n"
+              << "pairs covered: " << pairs.size() << " of " << AcceptedPairs().size()
+              << " accepted\n";
+    auto line = [](const char* what, const std::map<std::string, size_t>& m) {
+      std::cout << what << ":";
+      for (const auto& [k, n] : m) std::cout << " " << k << " " << n;
+      std::cout << "\n";
+    };
+    line("cases with status", statuses);
+    line("cases with instruction", kinds);
+    line("cases with mutation", mutations);
+    line("cases with parse option", parse);
+    line("known divergences (QUIRKS.md, not archived)", known);
+    std::cout << "divergences: " << divergences.size();
+    for (const auto& d : divergences)
+      std::cout << "\n  case " << d["case"] << ": " << o.archive << "/"
+                << d["id"].get<std::string>();
+    std::cout << "\n";
+  }
+  if (guard.interrupted()) return kExitInterrupted;
+  return divergences.empty() && !failed ? 0 : 1;
+}
+
+}  // namespace
+
+Action AddFuzzDiffCommand(CLI::App& app) {
+  auto o = std::make_shared<FuzzDiffOptions>();
+  return {RegisterFuzzDiff(app, o.get()), [o] { return RunFuzzDiff(*o); }};
 }
 
 }  // namespace dtrcheck

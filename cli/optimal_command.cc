@@ -12,6 +12,7 @@
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
+#include "cli/simulation_options.h"
 #include "io/atomic_file.h"
 #include "optimal/regret.h"
 #include "optimal/smallest_budget.h"
@@ -53,174 +54,180 @@ std::vector<RunConfig> WarmStartConfigs(const std::string& text, const RunConfig
   return out;
 }
 
-}  // namespace
+struct OptimalCommandOptions {
+  SimulationOptions sim;
+  bool json = false;
+  double time_limit = 60;
+  std::string schedule_path;
+  std::string engine = "both";
+  std::string warm_start;
+  bool smallest = false;
+};
 
-Action AddOptimalCommand(CLI::App& app) {
+CLI::App* RegisterOptimal(CLI::App& app, OptimalCommandOptions* o) {
   auto* cmd = app.add_subcommand(
       "optimal",
       "the minimum total compute of running the trace under a budget, with any results freed "
       "and recomputed (an exact integer program, CBC), beside the heuristic's run");
-  auto opts = std::make_shared<SimulationOptions>();
-  auto json = std::make_shared<bool>(false);
-  auto time_limit = std::make_shared<double>(60);
-  auto schedule_path = std::make_shared<std::string>();
-  AddSimulationOptions(cmd, opts.get());
-  cmd->add_option("--time-limit", *time_limit,
+  AddSimulationOptions(cmd, &o->sim);
+  cmd->add_option("--time-limit", o->time_limit,
                   "wall-clock seconds for the whole command (with --smallest-budget: for each "
                   "solve); then the best schedule so far is reported as not proven optimal")
       ->capture_default_str()
       ->check(FiniteRange(0.01, 1e6));
-  auto engine = std::make_shared<std::string>("both");
-  cmd->add_option("--engine", *engine,
+  cmd->add_option("--engine", o->engine,
                   "both: the best-first search, then CBC with the rest of the time if the "
                   "search has not answered; search or milp: that engine alone (optimal/README.md)")
       ->check(CLI::IsMember({"both", "search", "milp"}))
       ->capture_default_str();
-  cmd->add_option("--schedule", *schedule_path,
+  cmd->add_option("--schedule", o->schedule_path,
                   "write the optimal schedule here (compute/free steps, one a line)");
-  cmd->add_flag("--json", *json, "print one JSON object");
-  auto warm_start = std::make_shared<std::string>();
-  cmd->add_option("--warm-start", *warm_start,
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_option("--warm-start", o->warm_start,
                   "more runs whose schedules bound the optimum from above (besides DTR and the "
                   "--heuristic's own): HEURISTIC or HEURISTIC/RUNTIME, comma-separated, or all "
                   "(every accepted pair)");
-  auto smallest = std::make_shared<bool>(false);
-  cmd->add_flag("--smallest-budget", *smallest,
+  cmd->add_flag("--smallest-budget", o->smallest,
                 "also find the smallest budget at which any schedule fits, by bisection to the "
                 "byte up to this budget (or up to every storage resident at once if it is "
                 "infeasible); each step is one solve");
-  return {
-      cmd, [=]() -> int {
-        const auto started = std::chrono::steady_clock::now();
-        FinishSimulationOptions(opts.get());
-        if (!schedule_path->empty())
-          RefuseSameFile(opts->trace, "trace", *schedule_path, "--schedule");
-        // Ctrl-C stops the solve; what is known so far is printed (exit 130).
-        InterruptGuard guard;
-        Graph graph = ParseTraceFile(opts->trace, opts->parse);
-        Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
-        const Int budget = opts->config.budget
-                               ? *opts->config.budget
-                               : BudgetSpec::Ratio(*opts->config.ratio).Resolve(baseline);
-        RematProblem problem = MakeRematProblem(graph);
-        OptimalOptions options;
-        options.time_limit_seconds = *time_limit;
-        options.cancel = guard.flag();
-        // The whole command within the limit: the solve ends a little before
-        // it, leaving time for the checks and the output.
-        if (!*smallest)
-          options.deadline =
-              started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(*time_limit * 0.95));
-        options.engine = *engine == "search" ? OptimalEngine::kSearch
-                         : *engine == "milp" ? OptimalEngine::kMilp
-                                             : OptimalEngine::kBoth;
-        Regret r = RegretAt(graph, problem, opts->config, baseline, budget, options,
-                            WarmStartConfigs(*warm_start, opts->config));
-        if (!schedule_path->empty() && r.optimum.compute)
-          WriteFileAtomically(
-              *schedule_path,  // never over the trace (checked above)
-              ScheduleText(graph, r.schedule,
-                           "dtrcheck optimal schedule of " + opts->trace + "\nbudget " +
-                               IntToString(budget) + " bytes, total compute " +
-                               IntToString(*r.optimum.compute) + ", " +
-                               OptimalStatusName(r.optimum.status)));
-        const bool checked = !r.optimum.compute || r.check.ok;
-        std::optional<SmallestBudget> least;
-        if (*smallest) {
-          Int everything = problem.fixed_at_end;
-          for (const RematUnit& u : problem.units) everything += u.size;
-          const Int hi = r.optimum.compute ? budget : everything;
-          // Each step halves the bracket: about log2 of it solves, plus two.
-          size_t steps = 2;
-          for (Int w = hi - problem.fixed_at_end; w > 1; w /= 2) ++steps;
-          ProgressBar bar("smallest budget", steps);
-          BisectionHooks hooks;
-          hooks.cancel = guard.flag();
-          hooks.on_step = [&](const SmallestBudget& s) { bar.Update(s.solves); };
-          least = SmallestFeasibleBudget(problem, hi, options, hooks);
-          bar.Clear();
-        }
-        if (*json) {
-          Json j = RegretToJson(r);
-          j["trace"] = opts->trace;
-          if (opts->config.ratio) j["ratio"] = *opts->config.ratio;
-          j["peak"] = Json(baseline.peak);
-          j["baseline_compute"] = Json(baseline.compute);
-          j["nodes"] = problem.nodes.size();
-          j["variables"] = r.optimum.variables;
-          j["constraints"] = r.optimum.constraints;
-          j["engine"] = r.optimum.engine;
-          j["search_states"] = r.optimum.search_states;
-          j["recomputations"] = r.check.recomputations;
-          if (least)
-            j["smallest_budget"] = {
-                {"budget", least->budget ? Json(*least->budget) : Json()},
-                {"ratio", least->budget ? Json(TrueDivide(*least->budget, baseline.peak)) : Json()},
-                {"solves", least->solves},
-                {"seconds", least->seconds},
-                {"bracket",
-                 {{"infeasible", Json(least->infeasible)},
-                  {"feasible", least->feasible ? Json(*least->feasible) : Json()}}},
-                {"interrupted", least->cancelled}};
-          std::cout << j.dump() << "\n";
-        } else {
-          std::cout << "optimum     " << DescribeOptimum(r) << "\n"
-                    << "budget      " << IntToString(budget) << " bytes";
-          if (opts->config.ratio)
-            std::cout << " (ratio " << *opts->config.ratio << " of peak "
-                      << IntToString(baseline.peak) << ")";
-          std::cout << "\n";
-          if (r.optimum.compute)
-            std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
-                      << IntToString(baseline.compute) << "), " << r.check.recomputations
-                      << " recomputations\n";
-          if (!r.optimum.proof.empty()) std::cout << "proof       " << r.optimum.proof << "\n";
-          if (!r.optimum.incumbent_source.empty())
-            std::cout << "warm start  the schedule is " << r.optimum.incumbent_source << "'s run\n";
-          for (const std::string& gap : r.model_gaps) std::cout << "model gap   " << gap << "\n";
-          std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0)
-                    << " (LP relaxation); proven bound " << Fixed(r.optimum.best_bound, 0) << "\n";
-          if (r.optimum.compute)
-            std::cout << "schedule    "
-                      << (r.check.ok ? "checked: memory within the budget (peak " +
-                                           IntToString(r.check.peak) + "), every output resident"
-                                     : "FAILED the check: " + r.check.error)
-                      << (schedule_path->empty() ? "" : " (" + *schedule_path + ")") << "\n";
-          std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
-                    << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
-          if (r.heuristic.status == Status::kOk)
-            std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
-          if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
-          std::cout << "\n"
-                    << "solver      " << r.optimum.engine << ", " << problem.nodes.size()
-                    << " operators, " << r.optimum.search_states << " search states, "
-                    << r.optimum.variables << " variables, " << r.optimum.constraints
-                    << " constraints, " << Fixed(r.optimum.seconds, 2) << " s\n";
-          if (least) {
-            std::cout << "smallest    ";
-            if (least->budget)
-              std::cout << IntToString(*least->budget) << " bytes (ratio "
-                        << Fixed(TrueDivide(*least->budget, baseline.peak), 4)
-                        << " of peak): one byte less and no schedule fits";
-            else if (least->cancelled)
-              std::cout << "not found: interrupted";
-            else
-              std::cout << "not found (a solve was not proven within the time limit)";
-            if (!least->budget && least->feasible)
-              std::cout << "; it lies in (" << IntToString(least->infeasible) << ", "
-                        << IntToString(*least->feasible) << "]";
-            std::cout << ", " << least->solves << " solves, " << Fixed(least->seconds, 2) << " s\n";
-          }
-        }
-        if (!checked) {
-          std::cerr << "dtrcheck optimal: the schedule fails the independent check: "
-                    << r.check.error << "\n";
-          return 1;
-        }
-        if ((least && least->cancelled) || guard.interrupted()) return kExitInterrupted;
-        return 0;
-      }};
+  return cmd;
+}
+
+int RunOptimalCommand(const OptimalCommandOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  SimulationOptions sim = o.sim;
+  FinishSimulationOptions(&sim);
+  if (!o.schedule_path.empty()) RefuseSameFile(sim.trace, "trace", o.schedule_path, "--schedule");
+  // Ctrl-C stops the solve; what is known so far is printed (exit 130).
+  InterruptGuard guard;
+  Graph graph = ParseTraceFile(sim.trace, sim.parse);
+  Baseline baseline = RunBaseline(graph, sim.config.baseline_runtime);
+  const Int budget = sim.config.budget ? *sim.config.budget
+                                       : BudgetSpec::Ratio(*sim.config.ratio).Resolve(baseline);
+  RematProblem problem = MakeRematProblem(graph);
+  OptimalOptions options;
+  options.time_limit_seconds = o.time_limit;
+  options.cancel = guard.flag();
+  // The whole command within the limit: the solve ends a little before
+  // it, leaving time for the checks and the output.
+  if (!o.smallest)
+    options.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(o.time_limit * 0.95));
+  options.engine = o.engine == "search" ? OptimalEngine::kSearch
+                   : o.engine == "milp" ? OptimalEngine::kMilp
+                                        : OptimalEngine::kBoth;
+  Regret r = RegretAt(graph, problem, sim.config, baseline, budget, options,
+                      WarmStartConfigs(o.warm_start, sim.config));
+  if (!o.schedule_path.empty() && r.optimum.compute)
+    WriteFileAtomically(o.schedule_path,  // never over the trace (checked above)
+                        ScheduleText(graph, r.schedule,
+                                     "dtrcheck optimal schedule of " + sim.trace + "\nbudget " +
+                                         IntToString(budget) + " bytes, total compute " +
+                                         IntToString(*r.optimum.compute) + ", " +
+                                         OptimalStatusName(r.optimum.status)));
+  const bool checked = !r.optimum.compute || r.check.ok;
+  std::optional<SmallestBudget> least;
+  if (o.smallest) {
+    Int everything = problem.fixed_at_end;
+    for (const RematUnit& u : problem.units) everything += u.size;
+    const Int hi = r.optimum.compute ? budget : everything;
+    // Each step halves the bracket: about log2 of it solves, plus two.
+    size_t steps = 2;
+    for (Int w = hi - problem.fixed_at_end; w > 1; w /= 2) ++steps;
+    ProgressBar bar("smallest budget", steps);
+    BisectionHooks hooks;
+    hooks.cancel = guard.flag();
+    hooks.on_step = [&](const SmallestBudget& s) { bar.Update(s.solves); };
+    least = SmallestFeasibleBudget(problem, hi, options, hooks);
+    bar.Clear();
+  }
+  if (o.json) {
+    Json j = RegretToJson(r);
+    j["trace"] = sim.trace;
+    if (sim.config.ratio) j["ratio"] = *sim.config.ratio;
+    j["peak"] = Json(baseline.peak);
+    j["baseline_compute"] = Json(baseline.compute);
+    j["nodes"] = problem.nodes.size();
+    j["variables"] = r.optimum.variables;
+    j["constraints"] = r.optimum.constraints;
+    j["engine"] = r.optimum.engine;
+    j["search_states"] = r.optimum.search_states;
+    j["recomputations"] = r.check.recomputations;
+    if (least)
+      j["smallest_budget"] = {
+          {"budget", least->budget ? Json(*least->budget) : Json()},
+          {"ratio", least->budget ? Json(TrueDivide(*least->budget, baseline.peak)) : Json()},
+          {"solves", least->solves},
+          {"seconds", least->seconds},
+          {"bracket",
+           {{"infeasible", Json(least->infeasible)},
+            {"feasible", least->feasible ? Json(*least->feasible) : Json()}}},
+          {"interrupted", least->cancelled}};
+    std::cout << j.dump() << "\n";
+  } else {
+    std::cout << "optimum     " << DescribeOptimum(r) << "\n"
+              << "budget      " << IntToString(budget) << " bytes";
+    if (sim.config.ratio)
+      std::cout << " (ratio " << *sim.config.ratio << " of peak " << IntToString(baseline.peak)
+                << ")";
+    std::cout << "\n";
+    if (r.optimum.compute)
+      std::cout << "compute     " << IntToString(*r.optimum.compute) << " (baseline "
+                << IntToString(baseline.compute) << "), " << r.check.recomputations
+                << " recomputations\n";
+    if (!r.optimum.proof.empty()) std::cout << "proof       " << r.optimum.proof << "\n";
+    if (!r.optimum.incumbent_source.empty())
+      std::cout << "warm start  the schedule is " << r.optimum.incumbent_source << "'s run\n";
+    for (const std::string& gap : r.model_gaps) std::cout << "model gap   " << gap << "\n";
+    std::cout << "lower bound " << Fixed(r.optimum.lp_bound, 0) << " (LP relaxation); proven bound "
+              << Fixed(r.optimum.best_bound, 0) << "\n";
+    if (r.optimum.compute)
+      std::cout << "schedule    "
+                << (r.check.ok ? "checked: memory within the budget (peak " +
+                                     IntToString(r.check.peak) + "), every output resident"
+                               : "FAILED the check: " + r.check.error)
+                << (o.schedule_path.empty() ? "" : " (" + o.schedule_path + ")") << "\n";
+    std::cout << "heuristic   " << r.heuristic.config.heuristic << " on "
+              << r.heuristic.config.runtime << ": " << StatusName(r.heuristic.status);
+    if (r.heuristic.status == Status::kOk)
+      std::cout << " " << Fixed(r.heuristic.Overhead(), 3) << "x";
+    if (r.regret) std::cout << ", regret " << Fixed(*r.regret, 3) << "x";
+    std::cout << "\n"
+              << "solver      " << r.optimum.engine << ", " << problem.nodes.size()
+              << " operators, " << r.optimum.search_states << " search states, "
+              << r.optimum.variables << " variables, " << r.optimum.constraints << " constraints, "
+              << Fixed(r.optimum.seconds, 2) << " s\n";
+    if (least) {
+      std::cout << "smallest    ";
+      if (least->budget)
+        std::cout << IntToString(*least->budget) << " bytes (ratio "
+                  << Fixed(TrueDivide(*least->budget, baseline.peak), 4)
+                  << " of peak): one byte less and no schedule fits";
+      else if (least->cancelled)
+        std::cout << "not found: interrupted";
+      else
+        std::cout << "not found (a solve was not proven within the time limit)";
+      if (!least->budget && least->feasible)
+        std::cout << "; it lies in (" << IntToString(least->infeasible) << ", "
+                  << IntToString(*least->feasible) << "]";
+      std::cout << ", " << least->solves << " solves, " << Fixed(least->seconds, 2) << " s\n";
+    }
+  }
+  if (!checked) {
+    std::cerr << "dtrcheck optimal: the schedule fails the independent check: " << r.check.error
+              << "\n";
+    return 1;
+  }
+  if ((least && least->cancelled) || guard.interrupted()) return kExitInterrupted;
+  return 0;
+}
+
+}  // namespace
+
+Action AddOptimalCommand(CLI::App& app) {
+  auto o = std::make_shared<OptimalCommandOptions>();
+  return {RegisterOptimal(app, o.get()), [o] { return RunOptimalCommand(*o); }};
 }
 
 }  // namespace dtrcheck

@@ -19,10 +19,12 @@
 #include "analysis/format.h"
 #include "analysis/reduce_property.h"
 #include "analysis/simrd_confirm.h"
+#include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
+#include "cli/renamed_option.h"
+#include "cli/simulation_options.h"
 #include "cli/trace_argument.h"
-#include "cli/trace_commands.h"
 #include "io/atomic_file.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
@@ -35,18 +37,19 @@ namespace dtrcheck {
 
 namespace {
 
-struct ReduceArgs {
+struct ReduceCommandOptions {
   std::string trace, out, property;
   SimulationOptions sim;  // runtime, heuristic, limits, seed (validated as for run)
   std::optional<double> lo, hi;
   std::string lo_bytes, hi_bytes;
-  double factor = 2.0;
+  double cliff_factor = 2.0;     // cliff: overheads differ by at least this factor
+  double rise_factor = 2.0;      // overhead-rise: hi's overhead above this times lo's
   std::string failure = "same";  // inversion: oom, thrashed, same or any
   bool no_oracle = false;
   bool json = false;  // the manifest on stdout
 };
 
-std::string CommandLine(const ReduceArgs& a) {
+std::string CommandLine(const ReduceCommandOptions& a) {
   std::ostringstream s;
   s << "dtrcheck reduce " << a.trace << " --property "
     << TracePropertyName(TracePropertyFromName(a.property));
@@ -55,8 +58,9 @@ std::string CommandLine(const ReduceArgs& a) {
   if (!a.lo_bytes.empty()) s << " --lo-bytes " << a.lo_bytes;
   if (!a.hi_bytes.empty()) s << " --hi-bytes " << a.hi_bytes;
   const TraceProperty property = TracePropertyFromName(a.property);
-  if (property == TraceProperty::kCliff || property == TraceProperty::kOverheadRise)
-    s << " --factor " << ShortestDouble(a.factor);
+  if (property == TraceProperty::kCliff) s << " --cliff-factor " << ShortestDouble(a.cliff_factor);
+  if (property == TraceProperty::kOverheadRise)
+    s << " --rise-factor " << ShortestDouble(a.rise_factor);
   if (property == TraceProperty::kInversion && a.failure != "same") s << " --failure " << a.failure;
   const RunConfig& c = a.sim.config;
   s << " --runtime " << c.runtime << " --heuristic " << c.heuristic << " --baseline-runtime "
@@ -81,12 +85,13 @@ bool Interesting(const TraceLog& log, const PropertySpec& spec) {
   }
 }
 
-int RunReduce(ReduceArgs args) {
+int ReduceTrace(ReduceCommandOptions args) {
   FinishSimulationOptions(&args.sim);
   PropertySpec spec;
   spec.property = TracePropertyFromName(args.property);
   spec.config = args.sim.config;
-  spec.factor = args.factor;
+  spec.factor =
+      spec.property == TraceProperty::kOverheadRise ? args.rise_factor : args.cliff_factor;
   if (args.hi) {
     if (!args.lo_bytes.empty() || !args.hi_bytes.empty())
       throw std::invalid_argument(
@@ -206,12 +211,24 @@ int RunReduce(ReduceArgs args) {
   return 0;
 }
 
-}  // namespace
+// The reduction; an output that cannot be written is exit 1, bad input
+// (thrown) exit 2.
+int RunReduceCommand(const ReduceCommandOptions& o) {
+  try {
+    return ReduceTrace(o);
+  } catch (const TraceError&) {
+    throw;  // bad input: main reports it, exit 2
+  } catch (const CLI::Error&) {
+    throw;
+  } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
+    std::cerr << "dtrcheck reduce: " << e.what() << "\n";
+    return 1;
+  }
+}
 
-Action AddReduceCommand(CLI::App& app) {
+CLI::App* RegisterReduce(CLI::App& app, ReduceCommandOptions* args) {
   auto* cmd =
       app.add_subcommand("reduce", "shrink a trace to a 1-minimal one that keeps a pathology");
-  auto args = std::make_shared<ReduceArgs>();
   cmd->add_option("TRACE", args->trace, TraceArgumentHelp())
       ->required()
       ->transform(TraceArgument());
@@ -236,10 +253,16 @@ Action AddReduceCommand(CLI::App& app) {
       ->check(IntegerText(/*non_negative=*/true));
   cmd->add_option("--hi-bytes", args->hi_bytes, "larger budget in bytes")
       ->check(IntegerText(/*non_negative=*/true));
-  cmd->add_option("--factor", args->factor,
-                  "cliff: overheads differ by >= F; overhead: hi above F x lo")
+  cmd->add_option("--cliff-factor", args->cliff_factor, "cliff: overheads differ by >= F")
       ->capture_default_str()
       ->check(FiniteRange(1.0, 1e300));
+  cmd->add_option("--rise-factor", args->rise_factor,
+                  "overhead-rise: the overhead at hi above F x the overhead at lo")
+      ->capture_default_str()
+      ->check(FiniteRange(1.0, 1e300));
+  AddRenamedOption<double>(cmd, "--factor", "--cliff-factor and --rise-factor", [args](double f) {
+    args->cliff_factor = args->rise_factor = f;
+  })->check(FiniteRange(1.0, 1e300));
   cmd->add_option("--failure", args->failure,
                   "inversion: how hi must fail in every candidate: same (as in TRACE), oom, "
                   "thrashed, or any")
@@ -266,18 +289,14 @@ Action AddReduceCommand(CLI::App& app) {
   cmd->add_option("-o,--output", args->out,
                   "the reduced log (OUT.manifest.json is written beside it)")
       ->required();
-  return {cmd, [args]() -> int {
-            try {
-              return RunReduce(*args);
-            } catch (const TraceError&) {
-              throw;  // bad input: main reports it, exit 2
-            } catch (const CLI::Error&) {
-              throw;
-            } catch (const std::runtime_error& e) {  // e.g. an output that cannot be written
-              std::cerr << "dtrcheck reduce: " << e.what() << "\n";
-              return 1;
-            }
-          }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddReduceCommand(CLI::App& app) {
+  auto o = std::make_shared<ReduceCommandOptions>();
+  return {RegisterReduce(app, o.get()), [o] { return RunReduceCommand(*o); }};
 }
 
 }  // namespace dtrcheck

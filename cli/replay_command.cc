@@ -81,83 +81,89 @@ std::string CheckCase(const Case& c, const Graph& graph, const Baseline& baselin
   return out;
 }
 
+struct ReplayOptions {
+  std::vector<std::string> files;
+  int jobs = DefaultJobs();
+  bool json = false;
+};
+
+CLI::App* RegisterReplay(CLI::App& app, ReplayOptions* o) {
+  auto* cmd = app.add_subcommand("replay", "replay recorded simrd results and compare every field");
+  cmd->add_option("CORPUS", o->files, "JSON-lines files written by oracle/record_corpus.py")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--jobs,-j", o->jobs, "threads")->check(IntegerRange(1, 256));
+  cmd->add_flag("--json", o->json, "print one JSON object: {passed, failed, failures: [...]}");
+  return cmd;
+}
+
+int RunReplay(const ReplayOptions& o) {
+  std::vector<Case> cases;
+  // The one bounded reader of JSON lines (io/json.h): a special
+  // file, an endless line or a failed allocation is an error,
+  // never an end of file that passes nothing.
+  for (const auto& file : o.files)
+    ReadJsonLines(file, [&](long n, Json&& line) {
+      cases.push_back(ReadCase(file, line));
+      cases.back().where = file + ":" + std::to_string(n);
+    });
+  // Parse each trace and run each baseline once, before the threads start.
+  std::map<std::string, Graph> graphs;
+  std::map<std::pair<std::string, std::string>, Baseline> baselines;
+  for (const auto& c : cases) {
+    std::string key = c.GraphKey();
+    if (!graphs.count(key)) {
+      ParseOptions po;
+      const PublicTrace* t = FindPublicTrace(c.trace);
+      if (t) po.start = t->has_start;
+      if (c.parse) po = *c.parse;
+      bool named = t || PinnedTraceSha256(c.trace);  // public or captured
+      graphs.emplace(key, ParseTraceFile(named ? LocateNamedTrace(c.trace) : c.trace, po));
+    }
+    auto bkey = std::make_pair(key, c.run.baseline_runtime);
+    if (!baselines.count(bkey)) baselines.emplace(bkey, RunBaseline(graphs.at(key), bkey.second));
+  }
+  std::vector<std::string> results(cases.size());
+  {
+    ProgressBar bar("replay", cases.size());  // drawn on a terminal only
+    std::mutex bar_mutex;
+    size_t done = 0;
+    ParallelFor(cases.size(), o.jobs, [&](size_t i) {
+      const Case& c = cases[i];
+      auto key = std::make_pair(c.GraphKey(), c.run.baseline_runtime);
+      results[i] = CheckCase(c, graphs.at(key.first), baselines.at(key));
+      std::lock_guard<std::mutex> lock(bar_mutex);
+      bar.Update(++done);
+    });
+  }
+  size_t failed = 0;
+  Json failures = Json::array();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (results[i].empty()) continue;
+    ++failed;
+    if (o.json)
+      failures.push_back({{"where", cases[i].where},
+                          {"trace", cases[i].trace},
+                          {"config", cases[i].config},
+                          {"differences", results[i]}});
+    else
+      std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
+                << cases[i].config.dump() << results[i] << "\n";
+  }
+  if (o.json)
+    std::cout << Json{{"passed", cases.size() - failed}, {"failed", failed}, {"failures", failures}}
+                     .dump(2)
+              << "\n";
+  else
+    std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
 }  // namespace
 
 Action AddReplayCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("replay", "replay recorded simrd results and compare every field");
-  auto files = std::make_shared<std::vector<std::string>>();
-  auto jobs = std::make_shared<int>(DefaultJobs());
-  auto json = std::make_shared<bool>(false);
-  cmd->add_option("CORPUS", *files, "JSON-lines files written by oracle/record_corpus.py")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--jobs,-j", *jobs, "threads")->check(IntegerRange(1, 256));
-  cmd->add_flag("--json", *json, "print one JSON object: {passed, failed, failures: [...]}");
-  return {cmd, [files, jobs, json]() -> int {
-            std::vector<Case> cases;
-            // The one bounded reader of JSON lines (io/json.h): a special
-            // file, an endless line or a failed allocation is an error,
-            // never an end of file that passes nothing.
-            for (const auto& file : *files)
-              ReadJsonLines(file, [&](long n, Json&& line) {
-                cases.push_back(ReadCase(file, line));
-                cases.back().where = file + ":" + std::to_string(n);
-              });
-            // Parse each trace and run each baseline once, before the threads start.
-            std::map<std::string, Graph> graphs;
-            std::map<std::pair<std::string, std::string>, Baseline> baselines;
-            for (const auto& c : cases) {
-              std::string key = c.GraphKey();
-              if (!graphs.count(key)) {
-                ParseOptions po;
-                const PublicTrace* t = FindPublicTrace(c.trace);
-                if (t) po.start = t->has_start;
-                if (c.parse) po = *c.parse;
-                bool named = t || PinnedTraceSha256(c.trace);  // public or captured
-                graphs.emplace(key,
-                               ParseTraceFile(named ? LocateNamedTrace(c.trace) : c.trace, po));
-              }
-              auto bkey = std::make_pair(key, c.run.baseline_runtime);
-              if (!baselines.count(bkey))
-                baselines.emplace(bkey, RunBaseline(graphs.at(key), bkey.second));
-            }
-            std::vector<std::string> results(cases.size());
-            {
-              ProgressBar bar("replay", cases.size());  // drawn on a terminal only
-              std::mutex bar_mutex;
-              size_t done = 0;
-              ParallelFor(cases.size(), *jobs, [&](size_t i) {
-                const Case& c = cases[i];
-                auto key = std::make_pair(c.GraphKey(), c.run.baseline_runtime);
-                results[i] = CheckCase(c, graphs.at(key.first), baselines.at(key));
-                std::lock_guard<std::mutex> lock(bar_mutex);
-                bar.Update(++done);
-              });
-            }
-            size_t failed = 0;
-            Json failures = Json::array();
-            for (size_t i = 0; i < cases.size(); ++i) {
-              if (results[i].empty()) continue;
-              ++failed;
-              if (*json)
-                failures.push_back({{"where", cases[i].where},
-                                    {"trace", cases[i].trace},
-                                    {"config", cases[i].config},
-                                    {"differences", results[i]}});
-              else
-                std::cout << "FAIL " << cases[i].where << " " << cases[i].trace << " "
-                          << cases[i].config.dump() << results[i] << "\n";
-            }
-            if (*json)
-              std::cout << Json{{"passed", cases.size() - failed},
-                                {"failed", failed},
-                                {"failures", failures}}
-                               .dump(2)
-                        << "\n";
-            else
-              std::cout << (cases.size() - failed) << " passed, " << failed << " failed\n";
-            return failed ? 1 : 0;
-          }};
+  auto o = std::make_shared<ReplayOptions>();
+  return {RegisterReplay(app, o.get()), [o] { return RunReplay(*o); }};
 }
 
 }  // namespace dtrcheck

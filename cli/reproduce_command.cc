@@ -9,12 +9,13 @@
 #include <memory>
 
 #include "analysis/parallel_for.h"
+#include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/provenance.h"
+#include "cli/renamed_option.h"
 #include "cli/reproduce.h"
-#include "cli/sweep_commands.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {
@@ -122,19 +123,25 @@ int RunReproduce(const ReproduceOptions& o) {
   return all ? 0 : 1;
 }
 
-}  // namespace
-
-Action AddReproduceCommand(CLI::App& app) {
+CLI::App* RegisterReproduce(CLI::App& app, ReproduceOptions* o) {
   auto* cmd =
       app.add_subcommand("reproduce", "regenerate the published findings from the public traces");
-  auto o = std::make_shared<ReproduceOptions>();
-  cmd->add_option("--out", o->out, "report directory (markdown and SVG plots)")
+  cmd->add_option("-o,--output", o->out, "report directory (markdown and SVG plots)")
       ->capture_default_str();
+  AddRenamedOption<std::string>(cmd, "--out", "--output",
+                                [o](const std::string& dir) { o->out = dir; });
   cmd->add_option("--jobs,-j", o->jobs, "worker threads (0: one per hardware thread)")
       ->check(IntegerRange(0, 1024));
   cmd->add_flag("--no-lstm", o->no_lstm, "skip the LSTM cliff (and the LSTM ablation)");
   cmd->add_flag("--no-ablation", o->no_ablation, "skip the ablation of the DTR score");
-  return {cmd, [o]() { return RunReproduce(*o); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddReproduceCommand(CLI::App& app) {
+  auto o = std::make_shared<ReproduceOptions>();
+  return {RegisterReproduce(app, o.get()), [o] { return RunReproduce(*o); }};
 }
 
 }  // namespace dtrcheck

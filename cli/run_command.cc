@@ -1,138 +1,75 @@
 // dtrcheck run: one simulation, printed as a record.
-#include <cmath>
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/memory_option.h"
-#include "cli/number_option.h"
-#include "cli/trace_argument.h"
+#include "cli/simulation_options.h"
 #include "io/record.h"
-#include "sim/heuristic.h"
 #include "sim/leave_to_exit.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
 
-void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
-  cmd->add_option("TRACE", o->trace, TraceArgumentHelp())->required()->transform(TraceArgument());
-  std::string runtimes, heuristics;
-  for (const auto& n : RuntimeNames()) runtimes += " " + n;
-  for (const auto& n : HeuristicNames()) heuristics += " " + n;
-  cmd->add_option("--runtime", o->config.runtime, "simrd runtime class:" + runtimes)
-      ->capture_default_str();
-  cmd->add_option("--heuristic", o->config.heuristic,
-                  "simrd heuristic class (or a name a --plugin registers):" + heuristics)
-      ->capture_default_str();
-  auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes")
-                     ->check(IntegerText(/*non_negative=*/true));
-  auto* ratio = cmd->add_option("--ratio", o->config.ratio,
-                                "budget = int(peak * R), peak from an unbounded baseline run")
-                    ->check(FiniteRange(0.0, 1e6));
-  budget->excludes(ratio);
-  if (!budget_optional) {
-    auto* group = cmd->add_option_group("budget");
-    group->add_option(budget);
-    group->add_option(ratio);
-    group->require_option(1);
-  }
-  cmd->add_option("--baseline-runtime", o->config.baseline_runtime,
-                  "runtime of the unbounded baseline run")
-      ->capture_default_str();
-  auto* ol = cmd->add_option("--overhead-limit", o->config.overhead_limit,
-                             "thrash when remat_compute > baseline_compute * (X - 1)")
-                 ->check(FiniteRange(1.0, 1e300));
-  auto* rl = cmd->add_option("--remat-limit", o->remat_limit_text, "thrash when remat_compute > N")
-                 ->check(IntegerText(/*non_negative=*/true));
-  ol->excludes(rl);
-  cmd->add_option("--seed", o->seed_text,
-                  "random.seed(S) for RandomStorage and AbRandom (default 0)")
-      ->check(IntegerText(/*non_negative=*/false));
-  const std::map<std::string, RegionRebuilds> rebuilds = {
-      {"update", RegionRebuilds::kUpdate},
-      {"walk", RegionRebuilds::kWalk},
-      {"checked", RegionRebuilds::kUpdateChecked}};
-  cmd->add_option("--region-rebuilds", o->config.region_rebuilds,
-                  "update (default): update a region's last walk when possible; walk: always "
-                  "walk, as simrd; checked: update, then walk and stop if they differ. "
-                  "Records are the same")
-      ->transform(CLI::CheckedTransformer(rebuilds));
-  cmd->add_flag(
-      "--no-start", [o](int64_t) { o->parse.start = false; },
-      "the log has no START annotation; replay it from the first line");
-  cmd->add_flag(
-      "--preallocate", [o](int64_t) { o->parse.out_cond = OutputCondition::kPreallocate; },
-      "outputs are preallocated instead of pinned at the end");
-  cmd->add_flag(
-      "--strict-release", [o](int64_t) { o->parse.ignore_undefined_release = false; },
-      "a RELEASE of an undefined name is an error");
+namespace {
+
+struct RunOptions {
+  SimulationOptions sim;
+  MemoryFlags memory;
+  bool json = false;
+  bool stats = false;
+};
+
+CLI::App* RegisterRun(CLI::App& app, RunOptions* o) {
+  auto* cmd = app.add_subcommand("run", "simulate one configuration and print its record");
+  AddSimulationOptions(cmd, &o->sim);
+  AddMemoryOptions(cmd, &o->memory);
+  cmd->add_flag("--json", o->json, "print the record as one JSON object");
+  cmd->add_flag("--stats", o->stats, "include per-storage statistics in the JSON record");
+  return cmd;
 }
 
-void FinishSimulationOptions(SimulationOptions* o) {
-  if (!o->budget_text.empty()) o->config.budget = ParseIntOption(o->budget_text, "--budget", true);
-  if (!o->remat_limit_text.empty())
-    o->config.remat_limit = ParseIntOption(o->remat_limit_text, "--remat-limit", true);
-  if (!o->seed_text.empty()) o->config.seed = ParseIntOption(o->seed_text, "--seed", false);
-  if (!RuntimeKindFromName(o->config.runtime) || !RuntimeKindFromName(o->config.baseline_runtime)) {
-    std::string valid;
-    for (const auto& n : RuntimeNames()) valid += " " + n;
-    throw CLI::ValidationError("--runtime", "unknown runtime; valid:" + valid);
+int RunRun(const RunOptions& options) {
+  SimulationOptions sim = options.sim;
+  FinishSimulationOptions(&sim);
+  sim.config.memory = FinishMemoryOptions(options.memory);
+  sim.config.stats = options.stats;
+  auto graph = std::make_unique<Graph>(ParseTraceFile(sim.trace, sim.parse));
+  Baseline baseline = RunBaseline(*graph, sim.config.baseline_runtime);
+  // The process ends after the record: its runtime and graph are left to
+  // the kernel, not freed (sim/leave_to_exit.h).
+  RunRecord rec = Simulate(*graph, sim.config, baseline, nullptr, Teardown::kLeaveToExit);
+  if (options.json) {
+    std::cout << RecordToJson(rec).dump() << "\n";
+  } else {
+    std::cout << "status      " << StatusName(rec.status)
+              << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"
+              << "runtime     " << rec.config.runtime << ", heuristic " << rec.config.heuristic
+              << "\n"
+              << "budget      " << IntToString(rec.budget) << " bytes";
+    if (rec.config.ratio)
+      std::cout << " (ratio " << *rec.config.ratio << " of peak " << IntToString(baseline.peak)
+                << ")";
+    std::cout << "\n"
+              << "clock       " << IntToString(rec.clock) << "\n"
+              << "overhead    " << rec.Overhead()
+              << "x (model + remat compute over baseline compute)\n"
+              << "remat       " << IntToString(rec.remat_compute) << "\n"
+              << "max memory  " << IntToString(rec.max_memory) << "\n"
+              << "evictions   " << rec.evictions << " (" << rec.distinct_evicted
+              << " distinct storages)\n"
+              << "digest      " << rec.eviction_digest << "\n";
+    if (rec.memory) PrintMemoryRecord(*rec.memory);
   }
-  if (!MakeHeuristic(o->config.heuristic) || o->config.heuristic == "Heuristic") {
-    std::string valid;
-    for (const auto& n : AllHeuristicNames()) valid += " " + n;
-    throw CLI::ValidationError("--heuristic",
-                               "unknown heuristic \"" + o->config.heuristic + "\"; valid:" + valid);
-  }
+  LeaveToExit(std::move(graph));
+  return rec.status == Status::kError ? 1 : 0;
 }
+
+}  // namespace
 
 Action AddRunCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "simulate one configuration and print its record");
-  auto opts = std::make_shared<SimulationOptions>();
-  auto json = std::make_shared<bool>(false);
-  auto stats = std::make_shared<bool>(false);
-  auto memory = std::make_shared<MemoryFlags>();
-  AddSimulationOptions(cmd, opts.get());
-  AddMemoryOptions(cmd, memory.get());
-  cmd->add_flag("--json", *json, "print the record as one JSON object");
-  cmd->add_flag("--stats", *stats, "include per-storage statistics in the JSON record");
-  return {cmd, [opts, json, stats, memory]() -> int {
-            FinishSimulationOptions(opts.get());
-            opts->config.memory = FinishMemoryOptions(*memory);
-            opts->config.stats = *stats;
-            auto graph = std::make_unique<Graph>(ParseTraceFile(opts->trace, opts->parse));
-            Baseline baseline = RunBaseline(*graph, opts->config.baseline_runtime);
-            // The process ends after the record: its runtime and graph are
-            // left to the kernel, not freed (sim/leave_to_exit.h).
-            RunRecord rec =
-                Simulate(*graph, opts->config, baseline, nullptr, Teardown::kLeaveToExit);
-            if (*json) {
-              std::cout << RecordToJson(rec).dump() << "\n";
-            } else {
-              std::cout << "status      " << StatusName(rec.status)
-                        << (rec.message.empty() ? "" : " (" + rec.message + ")") << "\n"
-                        << "runtime     " << rec.config.runtime << ", heuristic "
-                        << rec.config.heuristic << "\n"
-                        << "budget      " << IntToString(rec.budget) << " bytes";
-              if (rec.config.ratio)
-                std::cout << " (ratio " << *rec.config.ratio << " of peak "
-                          << IntToString(baseline.peak) << ")";
-              std::cout << "\n"
-                        << "clock       " << IntToString(rec.clock) << "\n"
-                        << "overhead    " << rec.Overhead()
-                        << "x (model + remat compute over baseline compute)\n"
-                        << "remat       " << IntToString(rec.remat_compute) << "\n"
-                        << "max memory  " << IntToString(rec.max_memory) << "\n"
-                        << "evictions   " << rec.evictions << " (" << rec.distinct_evicted
-                        << " distinct storages)\n"
-                        << "digest      " << rec.eviction_digest << "\n";
-              if (rec.memory) PrintMemoryRecord(*rec.memory);
-            }
-            LeaveToExit(std::move(graph));
-            return rec.status == Status::kError ? 1 : 0;
-          }};
+  auto o = std::make_shared<RunOptions>();
+  return {RegisterRun(app, o.get()), [o] { return RunRun(*o); }};
 }
 
 }  // namespace dtrcheck

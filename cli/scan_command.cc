@@ -7,12 +7,13 @@
 #include <memory>
 
 #include "analysis/format.h"
+#include "cli/commands.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
-#include "cli/sweep_commands.h"
+#include "cli/simulation_options.h"
 #include "cli/sweep_io.h"
 #include "io/record.h"
 
@@ -20,7 +21,7 @@ namespace dtrcheck {
 
 namespace {
 
-struct ScanOptions {
+struct ScanCommandOptions {
   SimulationOptions sim;
   GridOptions grid;
   double cliff_factor = 2.0, cliff_delta = 0.001, rise_factor = 1.5;
@@ -34,7 +35,7 @@ struct ScanOptions {
 // window puts no two grid points that close, and the scan would silently find
 // no cliff at all. The default window is widened to the step (and the user
 // told); a window the user chose is kept, with a warning.
-void FitCliffWindowToStep(const ScanOptions& o, ScanSettings* s) {
+void FitCliffWindowToStep(const ScanCommandOptions& o, ScanSettings* s) {
   if (o.grid.step.empty() || !o.records.empty()) return;
   const double step = std::stod(o.grid.step);
   const bool ratio_window = !s->cliff_bytes;
@@ -56,7 +57,7 @@ void FitCliffWindowToStep(const ScanOptions& o, ScanSettings* s) {
 
 // A sweep's jsonl records as sweep points, after checking that they are runs
 // of this command's configuration on this trace.
-std::vector<SweepPoint> PointsFromRecords(const ScanOptions& o, const Baseline& baseline) {
+std::vector<SweepPoint> PointsFromRecords(const ScanCommandOptions& o, const Baseline& baseline) {
   RefusePartialResult(o.records);
   std::vector<SweepPoint> points;
   for (auto& r : ReadRecordsJsonl(o.records)) {
@@ -86,7 +87,8 @@ std::string RecordsGridText(const ScanResult& r, const std::string& file) {
   return range + " (the records of " + file + ")";
 }
 
-int RunScanCommand(ScanOptions& o) {
+int RunScanCommand(const ScanCommandOptions& options) {
+  ScanCommandOptions o = options;  // its simulation options finished below
   FinishSimulationOptions(&o.sim);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a scan takes --from, --to and --step instead");
@@ -141,12 +143,9 @@ int RunScanCommand(ScanOptions& o) {
   return 0;
 }
 
-}  // namespace
-
-Action AddScanCommand(CLI::App& app) {
+CLI::App* RegisterScan(CLI::App& app, ScanCommandOptions* o) {
   auto* cmd = app.add_subcommand(
       "scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
-  auto o = std::make_shared<ScanOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);
@@ -176,7 +175,14 @@ Action AddScanCommand(CLI::App& app) {
                   "running a grid");
   cmd->add_option("--report", o->report,
                   "also write points.jsonl, scan.json, report.md and overhead.svg to DIR");
-  return {cmd, [o]() { return RunScanCommand(*o); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddScanCommand(CLI::App& app) {
+  auto o = std::make_shared<ScanCommandOptions>();
+  return {RegisterScan(app, o.get()), [o] { return RunScanCommand(*o); }};
 }
 
 }  // namespace dtrcheck

@@ -163,9 +163,9 @@ std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& sf, size
     a.insert(a.end(),
              {"--lo-bytes", IntToString(f.low.budget), "--hi-bytes", IntToString(f.high.budget)});
   if (f.kind == FindingKind::kRegimeCliff)
-    a.insert(a.end(), {"--factor", ShortestDouble(ctx.settings.cliff_factor)});
+    a.insert(a.end(), {"--cliff-factor", ShortestDouble(ctx.settings.cliff_factor)});
   if (f.kind == FindingKind::kOverheadRise)
-    a.insert(a.end(), {"--factor", ShortestDouble(ctx.settings.rise_factor)});
+    a.insert(a.end(), {"--rise-factor", ShortestDouble(ctx.settings.rise_factor)});
   const RunConfig& c = ctx.config;
   a.insert(a.end(), {"--runtime", c.runtime, "--heuristic", c.heuristic, "--baseline-runtime",
                      c.baseline_runtime});

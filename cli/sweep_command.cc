@@ -16,11 +16,12 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/commands.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
-#include "cli/sweep_commands.h"
+#include "cli/simulation_options.h"
 #include "cli/sweep_io.h"
 #include "cli/sweep_plot.h"
 #include "io/record.h"
@@ -123,7 +124,8 @@ void CheckPair(const std::string& runtime, const std::string& heuristic) {
     throw std::invalid_argument(runtime + " refuses heuristic " + heuristic + ": " + *refusal);
 }
 
-int RunSweepCommand(SweepCommandOptions& o) {
+int RunSweepCommand(const SweepCommandOptions& options) {
+  SweepCommandOptions o = options;  // its simulation options finished below
   if (!o.merge.empty()) return RunMerge(o);
   if (o.sim.trace.empty())
     throw CLI::ValidationError("TRACE", "a trace is required (or --merge FILES)");
@@ -245,12 +247,9 @@ int RunSweepCommand(SweepCommandOptions& o) {
   return 0;
 }
 
-}  // namespace
-
-Action AddSweepCommand(CLI::App& app) {
+CLI::App* RegisterSweep(CLI::App& app, SweepCommandOptions* o) {
   auto* cmd =
       app.add_subcommand("sweep", "run one configuration over a grid of budgets, in budget order");
-  auto o = std::make_shared<SweepCommandOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
   cmd->get_option("TRACE")->required(false);
   RemoveBudgetOptions(cmd);
@@ -274,7 +273,14 @@ Action AddSweepCommand(CLI::App& app) {
   cmd->add_option("--merge", o->merge,
                   "merge jsonl sweep files (e.g. shards) into one, in sweep order; no TRACE")
       ->expected(1, -1);
-  return {cmd, [o]() { return RunSweepCommand(*o); }};
+  return cmd;
+}
+
+}  // namespace
+
+Action AddSweepCommand(CLI::App& app) {
+  auto o = std::make_shared<SweepCommandOptions>();
+  return {RegisterSweep(app, o.get()), [o] { return RunSweepCommand(*o); }};
 }
 
 }  // namespace dtrcheck

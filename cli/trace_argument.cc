@@ -45,6 +45,18 @@ class TraceNamesFormatter : public CLI::Formatter {
       text.replace(at, token.size(), PublicTraceNames() + "; captured: " + CapturedTraceNames());
     return text;
   }
+  // CLI11 follows the last group of options with a blank line when hidden
+  // options (group "": the old names of cli/renamed_option.h) come after
+  // it; the help stays as it was without them.
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    std::string text = CLI::Formatter::make_help(app, std::move(name), mode);
+    const std::vector<std::string> groups = app->get_groups();
+    if (!groups.empty() && groups.back().empty() && text.size() >= 3 &&
+        text.compare(text.size() - 3, 3, "\n\n\n") == 0)
+      text.pop_back();
+    return text;
+  }
 };
 
 }  // namespace

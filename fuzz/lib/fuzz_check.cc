@@ -142,7 +142,7 @@ std::vector<std::string> ReduceArguments(const FuzzFinding& f) {
   std::vector<std::string> a = {"--property", TracePropertyName(s.property)};
   a.insert(a.end(), {"--lo", ShortestDouble(*s.lo->ratio), "--hi", ShortestDouble(*s.hi.ratio)});
   if (s.property == TraceProperty::kCliff)
-    a.insert(a.end(), {"--factor", ShortestDouble(s.factor)});
+    a.insert(a.end(), {"--cliff-factor", ShortestDouble(s.factor)});
   a.insert(a.end(), {"--runtime", s.config.runtime, "--heuristic", s.config.heuristic,
                      "--baseline-runtime", s.config.baseline_runtime});
   if (s.config.overhead_limit)

@@ -70,7 +70,7 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options);
 std::string SignatureId(const std::string& signature);
 
 // The `dtrcheck reduce` options that reproduce a finding's property
-// (--property, --lo/--hi, --factor, the configuration), without TRACE and -o.
+// (--property, --lo/--hi, --cliff-factor, the configuration), without TRACE and -o.
 std::vector<std::string> ReduceArguments(const FuzzFinding& f);
 
 Json FuzzFindingToJson(const FuzzFinding& f);

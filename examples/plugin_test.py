@@ -153,7 +153,7 @@ def main() -> int:
                                'trace.log')
         reduced = os.path.join(tmp, 'reduced.log')
         run([dtr, 'reduce', finding, '--plugin', plugin, '--heuristic', 'PublicDTR',
-             '--property', 'cliff', '--lo', '0.894', '--hi', '0.899', '--factor', '2',
+             '--property', 'cliff', '--lo', '0.894', '--hi', '0.899', '--cliff-factor', '2',
              '-o', reduced])
         manifest_path = os.path.join(tmp, 'reduced.manifest.json')
         manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else {}

@@ -37,7 +37,7 @@ import shutil
 import subprocess
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from .layout import KINDS, read_json, write_json
+from .layout import kinds, read_json, write_json
 
 Json = Dict[str, Any]
 KEY_FIELDS = ('id', 'key', 'labels', 'failure', 'oom_site', 'family')
@@ -204,10 +204,10 @@ def hit_of_manifest(manifest_path: str, bucket: Json, claim: Optional[str] = Non
             'entry': entry}
 
 
-def archive_entries(archive: str) -> List[Tuple[str, str]]:
+def archive_entries(archive: str, dtrcheck: str) -> List[Tuple[str, str]]:
     """(kind/id, manifest path) of every archived entry, sorted."""
     out = []
-    for kind in KINDS:
+    for kind in kinds(dtrcheck):
         kdir = os.path.join(archive, kind)
         if not os.path.isdir(kdir):
             continue
@@ -222,7 +222,7 @@ def rebuild(archive: str, dtrcheck: str, env: Optional[Dict[str, str]] = None) -
     """The buckets of every entry of the archive, computed afresh (each entry
     is a hit of its own claim), merged with the hits the store already has
     (findings that were not filed)."""
-    entries = archive_entries(archive)
+    entries = archive_entries(archive, dtrcheck)
     results = bucket_of(dtrcheck, [m for _, m in entries], env)
     records: Dict[str, Json] = {}
     for (entry, manifest), res in zip(entries, results):
@@ -239,7 +239,7 @@ def sync(store: Store, archive: str, dtrcheck: str, env: Optional[Dict[str, str]
     archive filed before buckets, or entries merged in without their
     records); returns how many."""
     named = {h.get('entry') for r in store.records.values() for h in r['hits']}
-    missing = [(e, m) for e, m in archive_entries(archive) if e not in named]
+    missing = [(e, m) for e, m in archive_entries(archive, dtrcheck) if e not in named]
     for (entry, manifest), res in zip(missing, bucket_of(dtrcheck, [m for _, m in missing], env)):
         b = res['bucket']
         store.add(record_of(b, [hit_of_manifest(manifest, b, entry=entry)]))

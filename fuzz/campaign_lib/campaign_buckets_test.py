@@ -180,7 +180,7 @@ def replacement(dtrcheck: str, tmp: str) -> None:
     recs = records(archive)
     check(len(recs) == 1, f'one bucket: {sorted(recs)}')
     rec = next(iter(recs.values()))
-    entries = [e for e, _ in buckets.archive_entries(archive)]
+    entries = [e for e, _ in buckets.archive_entries(archive, dtrcheck)]
     check(entries == [f'pinned-oom/{P}'] and rec['representative']['entry'] == entries[0],
           f'one entry, the smaller: {entries}')
     d_hit = [h for h in rec['hits'] if h.get('pruned') == first]
@@ -191,7 +191,7 @@ def replacement(dtrcheck: str, tmp: str) -> None:
     with open(os.path.join(tmp, 'replace-again', 'triage', D, 'result.json')) as f:
         again = json.load(f)
     check(again['status'] == 'duplicate' and
-          [e for e, _ in buckets.archive_entries(archive)] == entries,
+          [e for e, _ in buckets.archive_entries(archive, dtrcheck)] == entries,
           f'D again: {again["status"]}, nothing filed')
 
 
@@ -204,7 +204,8 @@ def prune_command(dtrcheck: str, tmp: str) -> None:
         shutil.copytree(os.path.join(FIXTURES, e), os.path.join(archive, e))
     out = campaign(['buckets', archive, '--prune', '--dtrcheck', dtrcheck])
     check('pruned 1 entries: pinned-oom/dc87c8d9aa189f79' in out, 'prune names what it removed')
-    check([e for e, _ in buckets.archive_entries(archive)] == twins[:1], 'one entry left')
+    check([e for e, _ in buckets.archive_entries(archive, dtrcheck)] == twins[:1],
+          'one entry left')
     rec = next(iter(records(archive).values()))
     check(rec['count'] == 2 and rec['representative']['entry'] == twins[0]
           and [h.get('pruned') for h in rec['hits'] if h.get('pruned')] == twins[1:],
@@ -281,7 +282,7 @@ def committed_store(dtrcheck: str) -> None:
     is what `dtrcheck bucket` says of corpus/ today: every entry in the
     bucket of its key. A change of the key must rewrite the store."""
     corpus = os.path.join(ROOT, 'corpus')
-    entries = buckets.archive_entries(corpus)
+    entries = buckets.archive_entries(corpus, dtrcheck)
     computed = {e: r['bucket'] for (e, _), r in
                 zip(entries, buckets.bucket_of(dtrcheck, [m for _, m in entries]))}
     stored = {h['entry']: r for r in records(corpus).values() for h in r['hits'] if h['entry']}

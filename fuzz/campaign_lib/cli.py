@@ -23,6 +23,21 @@ from .triage import Interrupted, Triage
 MIN_REDUCE_SECONDS = 30
 
 
+class RenamedOption(argparse.Action):
+    """An option renamed as dtrcheck's (cli/renamed_option.h): the old name
+    works for one release, hidden from --help, with a warning on stderr."""
+
+    def __init__(self, option_strings: list[str], dest: str, new_name: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.new_name = new_name
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values, option_string: Optional[str] = None) -> None:
+        print(f'fuzz/campaign: {option_string} is now {self.new_name}; the old name goes in '
+              'the next release', file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
 def add_triage_options(p: argparse.ArgumentParser) -> None:
     p.add_argument('--findings', default=None,
                    help='working directory of campaigns (default fuzz/findings, ignored by git; '
@@ -47,8 +62,10 @@ def add_triage_options(p: argparse.ArgumentParser) -> None:
                    help='do not confirm reduced traces with simrd')
     p.add_argument('--cliff-factor', type=float, default=2.0,
                    help='a cliff is a factor >= F (default 2)')
-    p.add_argument('--cliff-gap', type=float, default=0.01,
-                   help='between budgets at most G of the peak apart (default 0.01)')
+    p.add_argument('--cliff-delta', type=float, default=0.01,
+                   help='between budgets at most D of the peak apart (default 0.01)')
+    p.add_argument('--cliff-gap', type=float, dest='cliff_delta', action=RenamedOption,
+                   new_name='--cliff-delta', help=argparse.SUPPRESS)
     p.add_argument('--optimal', type=float, default=10, metavar='SECONDS',
                    help='solve the optimum of each archived counterexample at both budgets '
                         '(dtrcheck check-finding --optimal --record, SECONDS per solve; '
@@ -154,7 +171,7 @@ def environment(args: argparse.Namespace, findings: Findings) -> dict[str, str]:
     env = dict(os.environ)
     env.update(DTRCHECK_FUZZ_CLAIMS=findings.claims, DTRCHECK_FUZZ_ON_FINDING='claim',
                DTRCHECK_FUZZ_CLIFF_FACTOR=repr(args.cliff_factor),
-               DTRCHECK_FUZZ_CLIFF_GAP=repr(args.cliff_gap))
+               DTRCHECK_FUZZ_CLIFF_GAP=repr(args.cliff_delta))
     # Read by the fuzzers and by every dtrcheck command triage runs.
     env.pop('DTRCHECK_PLUGINS', None)
     env.pop('DTRCHECK_FUZZ_HEURISTICS', None)
@@ -213,7 +230,7 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
     record = {'stamp': stamp, 'start': start, 'host': socket.gethostname(),
               'jobs': getattr(args, 'jobs', 0),
               'command': 'fuzz/campaign ' + ' '.join(shlex.quote(a) for a in sys.argv[1:]),
-              'cliff_factor': args.cliff_factor, 'cliff_gap': args.cliff_gap,
+              'cliff_factor': args.cliff_factor, 'cliff_gap': args.cliff_delta,
               'reduce_timeout': args.reduce_timeout, 'oracle': not args.no_oracle,
               'targets': targets, 'plugins': args.plugin, 'heuristics': args.heuristics,
               'optimal_seconds': args.optimal, 'version': dtrcheck_version(args.dtrcheck)}
@@ -322,7 +339,7 @@ def merge(args: argparse.Namespace) -> int:
                 for record in buckets.Store(base).records.values():
                     store.add(record)
                     counts['buckets'] += 1
-            for entry, manifest in buckets.archive_entries(base):
+            for entry, manifest in buckets.archive_entries(base, args.dtrcheck):
                 counts['archive'] += copy_missing(os.path.dirname(manifest),
                                                   os.path.join(args.archive, entry))
         # A findings directory: claims, corpora, finished triage.

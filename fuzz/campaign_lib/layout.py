@@ -20,15 +20,30 @@ The archive (default corpus/ of the repository) holds the counterexamples:
   buckets/<bucket id>.json   their root-cause buckets (buckets.py)
 """
 import fcntl
+import functools
 import json
 import os
+import subprocess
 import sys
 import tempfile
-from typing import IO, Any, Dict, List, Optional, Union
+from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = ('pathology_fuzzer', 'trace_parse_fuzzer')
-KINDS = ('inversion', 'cliff', 'pinned-oom', 'overhead-rise')
+
+
+@functools.lru_cache(maxsize=None)
+def kinds(dtrcheck: str) -> Tuple[str, ...]:
+    """The pathology kinds, the archive's <kind>/ folders: `dtrcheck kinds
+    --json`, so that the list is spelled once (analysis/reduce_property.cc)."""
+    try:
+        out = subprocess.run([dtrcheck, 'kinds', '--json'], capture_output=True, text=True,
+                             timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError(f'{dtrcheck} kinds: {e}') from e
+    if out.returncode != 0:
+        raise RuntimeError(f'{dtrcheck} kinds: exit {out.returncode}: {out.stderr.strip()}')
+    return tuple(json.loads(out.stdout)['kinds'])
 
 
 class Findings:

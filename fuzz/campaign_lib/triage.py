@@ -45,7 +45,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import buckets
-from .layout import KINDS, ROOT, Findings, read_json, read_jsonl, write_atomic, write_json
+from .layout import ROOT, Findings, kinds, read_json, read_jsonl, write_atomic, write_json
 
 Json = Dict[str, Any]
 
@@ -144,7 +144,7 @@ class Triage:
     def archived(self) -> Dict[str, Json]:
         """Manifests of the archive, by id."""
         out = {}
-        for kind in KINDS:
+        for kind in kinds(self.dtrcheck):
             for m in glob.glob(os.path.join(self.archive, kind, '*', 'manifest.json')):
                 j = read_json(m)
                 if j:
@@ -158,7 +158,7 @@ class Triage:
         pending = self.pending_claims()
         if not pending:
             return None
-        counts = {k: 0 for k in KINDS}
+        counts = {k: 0 for k in kinds(self.dtrcheck)}
         for j in self.archived().values():
             counts[j.get('kind', '')] = counts.get(j.get('kind', ''), 0) + 1
         best: Optional[Tuple[Tuple[int, int], str]] = None
@@ -224,7 +224,7 @@ class Triage:
                 'description': finding['description']}
         if fid != cid:
             base['claimed'] = {'kind': claimed['kind'], 'signature': claimed['signature']}
-        if kind not in KINDS:  # simrd-error: the generator made a trace simrd cannot run
+        if kind not in kinds(self.dtrcheck):  # simrd-error: the generator made a trace simrd cannot run
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
         target = os.path.join(self.archive, kind, fid)
         # Archived, or archived and then pruned as a bucket's near-duplicate.

@@ -195,7 +195,7 @@ with tempfile.TemporaryDirectory() as d:
 # enough to be interrupted on any machine).
 if where.returncode == 0:
     with tempfile.TemporaryDirectory() as d:
-        child = subprocess.Popen([dtrcheck, 'reproduce', '--no-ablation', '--out', d,
+        child = subprocess.Popen([dtrcheck, 'reproduce', '--no-ablation', '-o', d,
                                   '-j', '1'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True)
         time.sleep(1.0)

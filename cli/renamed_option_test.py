@@ -75,7 +75,7 @@ def main() -> int:
                 check(manifest['factor'] == 2 and
                       ' --cliff-factor 2 ' in manifest['commands']['reduce'] and
                       '--factor' not in manifest['commands']['reduce'],
-                      f'reduce {option}: the manifest\'s command names --cliff-factor')
+                      f"reduce {option}: the manifest's command names --cliff-factor")
 
         # reproduce: --out is -o/--output (the directory that cannot be made).
         for option in ('-o', '--output', '--out'):

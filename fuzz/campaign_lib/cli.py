@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from types import FrameType
-from typing import Optional
+from typing import Any, List, Optional
 
 from . import buckets, report
 from .fuzzers import FuzzerRun, allocate, stop_all
@@ -27,12 +27,13 @@ class RenamedOption(argparse.Action):
     """An option renamed as dtrcheck's (cli/renamed_option.h): the old name
     works for one release, hidden from --help, with a warning on stderr."""
 
-    def __init__(self, option_strings: list[str], dest: str, new_name: str, **kwargs) -> None:
+    def __init__(self, option_strings: List[str], dest: str, new_name: str,
+                 **kwargs: Any) -> None:
         super().__init__(option_strings, dest, **kwargs)
         self.new_name = new_name
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values, option_string: Optional[str] = None) -> None:
+                 values: Any, option_string: Optional[str] = None) -> None:
         print(f'fuzz/campaign: {option_string} is now {self.new_name}; the old name goes in '
               'the next release', file=sys.stderr)
         setattr(namespace, self.dest, values)

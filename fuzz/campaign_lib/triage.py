@@ -224,7 +224,8 @@ class Triage:
                 'description': finding['description']}
         if fid != cid:
             base['claimed'] = {'kind': claimed['kind'], 'signature': claimed['signature']}
-        if kind not in kinds(self.dtrcheck):  # simrd-error: the generator made a trace simrd cannot run
+        # simrd-error: the generator made a trace simrd cannot run
+        if kind not in kinds(self.dtrcheck):
             return self.finish(cid, dict(base, status='bug', detail=finding.get('detail', '')))
         target = os.path.join(self.archive, kind, fid)
         # Archived, or archived and then pruned as a bucket's near-duplicate.

@@ -23,8 +23,8 @@
 #include "cli/trace_commands.h"
 #include "io/json_fields.h"
 #include "optimal/milp_solver.h"
+#include "plugins/plugin_heuristic.h"
 #include "sim/parse.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace {

@@ -4,14 +4,13 @@
 #include <map>
 #include <memory>
 
+#include "base/leave_to_exit.h"
 #include "cli/commands.h"
 #include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/trace_argument.h"
 #include "io/record.h"
 #include "sim/heuristic.h"
-#include "sim/leave_to_exit.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -105,7 +104,7 @@ Action AddRunCommand(CLI::App& app) {
             auto graph = std::make_unique<Graph>(ParseTraceFile(opts->trace, opts->parse));
             Baseline baseline = RunBaseline(*graph, opts->config.baseline_runtime);
             // The process ends after the record: its runtime and graph are
-            // left to the kernel, not freed (sim/leave_to_exit.h).
+            // left to the kernel, not freed (base/leave_to_exit.h).
             RunRecord rec =
                 Simulate(*graph, opts->config, baseline, nullptr, Teardown::kLeaveToExit);
             if (*json) {

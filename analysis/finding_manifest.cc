@@ -6,7 +6,7 @@
 #include "io/atomic_file.h"
 #include "io/entry_path.h"
 #include "io/input_file.h"
-#include "sim/plugin_heuristic.h"
+#include "sim/heuristic.h"
 
 namespace dtrcheck {
 

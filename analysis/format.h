@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "sim/graph.h"
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 #include "sim/simulate.h"
 
 namespace dtrcheck {

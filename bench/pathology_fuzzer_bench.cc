@@ -29,7 +29,7 @@
 
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace {
 

@@ -3,7 +3,9 @@
 `#include "FOLDER/..."` in a folder's code must name the folder itself or a
 folder it may depend on (README.md, Layout; docs/layout.md; each folder's README.md):
 
-    memory <- sim <- io <- traces, oracle, reduce <- analysis <- optimal, properties, fuzz <- cli
+    base, memory <- sim <- io <- traces, oracle, reduce <- analysis
+                 <- optimal, properties, fuzz <- cli
+    sim <- plugins (the plugin loader) <- fuzz, cli, python
 
 The table below is exact: each folder's entry equals what its libraries
 link in CMake (target_link_libraries, followed transitively), and every
@@ -38,18 +40,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What each folder's code may include besides itself: what its libraries
 # link, transitively (checked against the CMakeLists.txt files).
 MAY_USE: dict[str, set[str]] = {
+    'base': set(),
     'memory': set(),
-    'sim': {'memory'},
-    'io': {'memory', 'sim'},
-    'traces': {'memory', 'sim', 'io'},
-    'oracle': {'memory', 'sim', 'io'},
-    'analysis': {'memory', 'sim', 'io', 'traces', 'oracle'},
-    'reduce': {'memory', 'sim', 'io'},
-    'optimal': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},
-    'properties': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
-    'fuzz': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
-    'cli': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
-    'python': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},  # the extension _dtrcheck
+    'sim': {'base', 'memory'},
+    'plugins': {'base', 'memory', 'sim'},
+    'io': {'base', 'memory', 'sim'},
+    'traces': {'base', 'memory', 'sim', 'io'},
+    'oracle': {'base', 'memory', 'sim', 'io'},
+    'analysis': {'base', 'memory', 'sim', 'io', 'traces', 'oracle'},
+    'reduce': {'base', 'memory', 'sim', 'io'},
+    'optimal': {'base', 'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},
+    'properties': {'base', 'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
+    'fuzz': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis',
+             'reduce'},
+    'cli': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis', 'reduce',
+            'fuzz', 'optimal'},
+    # python/: the extension _dtrcheck
+    'python': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis'},
 }
 # The repository's Python packages, by folder, and which folders' Python
 # code imports them besides their own (tests/ and bench/ aside).

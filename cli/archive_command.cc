@@ -31,7 +31,7 @@
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
 #include "io/input_file.h"
-#include "sim/plugin_heuristic.h"
+#include "sim/heuristic.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {

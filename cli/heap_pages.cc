@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "sim/huge_pages.h"
+#include "base/huge_pages.h"
 
 namespace dtrcheck {
 

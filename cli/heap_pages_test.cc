@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/huge_pages.h"
+#include "base/huge_pages.h"
 
 namespace dtrcheck {
 namespace {
@@ -58,7 +58,7 @@ const char* WhyNoHugePages() {
 TEST(HeapPages, LargeBlocksComeFromAHugePageHeap) {
   if (const char* why = WhyNoHugePages()) GTEST_SKIP() << why;
   UseHugePagesForHeap();
-  EXPECT_TRUE(HeapOnHugePages()) << "the heap's huge pages were not noted (sim/huge_pages.h)";
+  EXPECT_TRUE(HeapOnHugePages()) << "the heap's huge pages were not noted (base/huge_pages.h)";
   // 8 MiB: above malloc's default mmap threshold, so it lands in the heap
   // only because the threshold was raised.
   std::unique_ptr<char[]> block(new char[size_t{8} << 20]);

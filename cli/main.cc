@@ -19,8 +19,8 @@
 #include "cli/trace_argument.h"
 #include "io/json_fields.h"
 #include "optimal/milp_solver.h"
+#include "plugins/plugin_heuristic.h"
 #include "sim/parse.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace {

@@ -25,7 +25,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

@@ -1,6 +1,6 @@
 #include "cli/plugin_option.h"
 
-#include "sim/plugin_heuristic.h"
+#include "plugins/plugin_heuristic.h"
 
 namespace dtrcheck {
 

@@ -3,7 +3,7 @@
 // subcommand (CLI11 fallthrough), and the plugins are loaded after parsing,
 // before any command runs, so that each command's own --heuristic /
 // --heuristics check (FinishSimulationOptions, sweep's CheckPair...) sees
-// their names. The loader is sim/plugin_heuristic.h (LoadPlugins, which also
+// their names. The loader is plugins/plugin_heuristic.h (LoadPlugins, which also
 // reads DTRCHECK_PLUGINS).
 #ifndef DTRCHECK_CLI_PLUGIN_OPTION_H_
 #define DTRCHECK_CLI_PLUGIN_OPTION_H_

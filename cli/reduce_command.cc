@@ -30,7 +30,7 @@
 #include "io/trace_writer.h"
 #include "reduce/reducer.h"
 #include "reduce/trace_edits.h"
-#include "sim/plugin_heuristic.h"
+#include "sim/heuristic.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {

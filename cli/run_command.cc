@@ -2,11 +2,11 @@
 #include <iostream>
 #include <memory>
 
+#include "base/leave_to_exit.h"
 #include "cli/commands.h"
 #include "cli/memory_option.h"
 #include "cli/simulation_options.h"
 #include "io/record.h"
-#include "sim/leave_to_exit.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -37,7 +37,7 @@ int RunRun(const RunOptions& options) {
   auto graph = std::make_unique<Graph>(ParseTraceFile(sim.trace, sim.parse));
   Baseline baseline = RunBaseline(*graph, sim.config.baseline_runtime);
   // The process ends after the record: its runtime and graph are left to
-  // the kernel, not freed (sim/leave_to_exit.h).
+  // the kernel, not freed (base/leave_to_exit.h).
   RunRecord rec = Simulate(*graph, sim.config, baseline, nullptr, Teardown::kLeaveToExit);
   if (options.json) {
     std::cout << RecordToJson(rec).dump() << "\n";

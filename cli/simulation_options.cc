@@ -6,7 +6,6 @@
 #include "cli/number_option.h"
 #include "cli/trace_argument.h"
 #include "sim/heuristic.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {

@@ -27,7 +27,6 @@
 #include "io/record.h"
 #include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {

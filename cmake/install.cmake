@@ -2,7 +2,9 @@
 # needs to write a plugin or embed the simulator (docs/plugins.md):
 #   P/include/dtrcheck/*.h          the public extension API
 #   P/include/sim/*.h               the simulator's headers (for embedding)
-#   P/lib/libdtrsim.a               the simulator core
+#   P/include/base/*.h, memory/*.h  the headers they include
+#   P/lib/libdtrsim.a               the simulator core (with libdtrbase.a,
+#                                   libdtrmemory.a below it)
 #   P/bin/dtrcheck                  the CLI
 #   P/lib/dtrcheck/dtrcheck_cbc.so  its integer-program solver, loaded on use
 #   P/lib/cmake/dtrcheck/           the package: find_package(dtrcheck) gives
@@ -23,10 +25,13 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dtrcheck
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sim/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sim
   FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/base/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/base
+  FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/memory/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/memory
   FILES_MATCHING PATTERN "*.h")
 set_target_properties(dtrmemory PROPERTIES EXPORT_NAME memory)
-install(TARGETS dtrsim dtrmemory dtrapi EXPORT dtrcheckTargets
+set_target_properties(dtrbase PROPERTIES EXPORT_NAME base)
+install(TARGETS dtrsim dtrbase dtrmemory dtrapi EXPORT dtrcheckTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS dtrcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

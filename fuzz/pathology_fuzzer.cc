@@ -40,7 +40,7 @@
 
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
-#include "sim/plugin_heuristic.h"
+#include "plugins/plugin_heuristic.h"
 
 namespace {
 

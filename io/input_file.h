@@ -2,7 +2,7 @@
 // Lines: ReadJsonLines, io/json.h, reads through OpenInputFile), manifests
 // (one JSON document) and fuzzer inputs (bytes).
 //
-// They are read as the trace reader reads a log (sim/file_text.h, with its
+// They are read as the trace reader reads a log (base/file_text.h, with its
 // line cap kMaxLineBytes, 16 MiB): only a regular file (a directory,
 // /dev/zero or a FIFO is refused by name before a byte is read: "PATH: is a
 // character device, not a regular file"), at most max_bytes, lines of at
@@ -14,8 +14,8 @@
 #include <cstddef>
 #include <string>
 
+#include "base/file_text.h"
 #include "io/json.h"
-#include "sim/file_text.h"
 
 namespace dtrcheck {
 

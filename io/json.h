@@ -4,7 +4,7 @@
 // simrd's ints are unbounded and the oracle prints its records with Python's
 // json.dumps, which writes an int of any size as its digits: a clock past
 // 2^64 is `18446744073709551617`, not a float. dtrcheck computes in Int
-// (128 bits, sim/py_arith.h), so its JSON holds 128-bit integers too:
+// (128 bits, sim/python/py_arith.h), so its JSON holds 128-bit integers too:
 //
 //   writing  Json(v) holds any Int exactly and dump() prints its digits, as
 //            json.dumps does, wherever a record is written (nlohmann's
@@ -29,7 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "io/json.h"
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

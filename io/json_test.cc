@@ -166,7 +166,7 @@ TEST(ReadJsonLines, NumbersLinesAndNamesTheLineOfAnError) {
             path + ": cannot read");
 }
 
-// The bounded reader (sim/file_text.h): a character device, a FIFO and a
+// The bounded reader (base/file_text.h): a character device, a FIFO and a
 // directory are refused before a byte is read (/dev/zero once grew to 14 GB,
 // a FIFO would wait for a writer), naming the file; a line past
 // kMaxLineBytes is refused naming the line.

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "sim/file_text.h"
+#include "base/file_text.h"
 #include "sim/log_line.h"
 #include "sim/parse.h"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

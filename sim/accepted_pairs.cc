@@ -1,7 +1,6 @@
 #include "sim/accepted_pairs.h"
 
 #include "sim/heuristic.h"
-#include "sim/plugin_heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {

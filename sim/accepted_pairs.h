@@ -40,7 +40,7 @@ const std::vector<RuntimeHeuristic>& AcceptedPairs();
 // they do by construction, not pathologies of a policy. Same order caveat.
 const std::vector<RuntimeHeuristic>& FuzzedPairs();
 
-// The pairs of the plugins' heuristics (sim/plugin_heuristic.h) loaded so
+// The pairs of the plugins' heuristics (plugins/plugin_heuristic.h) loaded so
 // far: each heuristic in registration order with every runtime that accepts
 // it, in simrd's runtime order.
 std::vector<RuntimeHeuristic> PluginPairs();

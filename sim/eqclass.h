@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

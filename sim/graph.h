@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

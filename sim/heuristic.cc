@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
-#include "sim/plugin_heuristic.h"
-#include "sim/py_random.h"
+#include "sim/python/py_random.h"
 #include "sim/runtime.h"
 #include "sim/score_family.h"
 
@@ -260,15 +260,84 @@ const Entry kHeuristics[] = {
      Entry::kRandom},
 };
 
+std::unique_ptr<Heuristic> MakeBuiltin(const Entry& e, Int seed) {
+  switch (e.kind) {
+    case Entry::kScore:
+      return std::make_unique<ScoreHeuristic>(e.name, e.label, e.term, e.size, e.stale);
+    case Entry::kLru:
+      return std::make_unique<LruHeuristic>();
+    case Entry::kRandom:
+      return std::make_unique<RandomHeuristic>(e.name, e.label, seed);
+  }
+  return nullptr;
+}
+
+struct Registered {
+  std::string label, origin;
+  HeuristicFactory make;
+  bool simrd;  // one of simrd's, registered first
+};
+
+struct Registry {
+  std::map<std::string, Registered> by_name;
+  std::vector<std::string> simrd_names;  // in simrd's order, without "Heuristic"
+  std::vector<std::string> other_names;  // in registration order
+};
+
+// simrd's heuristics register on first use (no static initializers, which
+// a static library may drop).
+Registry& TheRegistry() {
+  static Registry r = [] {
+    Registry r;
+    auto base = [](Int) { return std::make_unique<BaseHeuristic>(); };
+    r.by_name["Heuristic"] = Registered{"N/A (Placeholder)", "", base, true};
+    for (const Entry& e : kHeuristics) {
+      auto make = [&e](Int seed) { return MakeBuiltin(e, seed); };
+      r.by_name[e.name] = Registered{e.label, "", make, true};
+      r.simrd_names.push_back(e.name);
+    }
+    return r;
+  }();
+  return r;
+}
+
 }  // namespace
 
-const std::vector<std::string>& HeuristicNames() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& e : kHeuristics) v.push_back(e.name);
-    return v;
-  }();
-  return names;
+const std::vector<std::string>& HeuristicNames() { return TheRegistry().simrd_names; }
+
+void RegisterHeuristic(const std::string& name, const std::string& label, HeuristicFactory make,
+                       const std::string& origin) {
+  Registry& r = TheRegistry();
+  auto it = r.by_name.find(name);
+  if (it != r.by_name.end() && it->second.simrd)
+    throw std::invalid_argument(origin + ": heuristic name \"" + name +
+                                "\" clashes with a built-in (simrd) heuristic");
+  if (it != r.by_name.end())
+    throw std::invalid_argument(origin + ": heuristic name \"" + name +
+                                "\" is already registered by " + it->second.origin);
+  if (name.empty()) throw std::invalid_argument(origin + ": a heuristic with an empty name");
+  if (!make)
+    throw std::invalid_argument(origin + ": heuristic " + name + " registered without a factory");
+  r.by_name[name] = Registered{label, origin, std::move(make), false};
+  r.other_names.push_back(name);
+}
+
+const std::vector<std::string>& PluginHeuristicNames() { return TheRegistry().other_names; }
+
+bool IsPluginHeuristic(const std::string& name) {
+  auto it = TheRegistry().by_name.find(name);
+  return it != TheRegistry().by_name.end() && !it->second.simrd;
+}
+
+std::string PluginOrigin(const std::string& name) {
+  auto it = TheRegistry().by_name.find(name);
+  return it == TheRegistry().by_name.end() ? "" : it->second.origin;
+}
+
+std::vector<std::string> AllHeuristicNames() {
+  std::vector<std::string> v = HeuristicNames();
+  v.insert(v.end(), PluginHeuristicNames().begin(), PluginHeuristicNames().end());
+  return v;
 }
 
 bool IsEqClassHeuristic(const std::string& name) {
@@ -303,19 +372,8 @@ std::string ScoreFamily(const std::string& name) {
 }
 
 std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed) {
-  if (name == "Heuristic") return std::make_unique<BaseHeuristic>();
-  for (const auto& e : kHeuristics) {
-    if (name != e.name) continue;
-    switch (e.kind) {
-      case Entry::kScore:
-        return std::make_unique<ScoreHeuristic>(e.name, e.label, e.term, e.size, e.stale);
-      case Entry::kLru:
-        return std::make_unique<LruHeuristic>();
-      case Entry::kRandom:
-        return std::make_unique<RandomHeuristic>(e.name, e.label, seed);
-    }
-  }
-  return MakePluginHeuristic(name, seed);  // nullptr if unknown there too
+  auto it = TheRegistry().by_name.find(name);
+  return it == TheRegistry().by_name.end() ? nullptr : it->second.make(seed);
 }
 
 }  // namespace dtrcheck

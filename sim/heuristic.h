@@ -10,13 +10,14 @@
 #define DTRCHECK_SIM_HEURISTIC_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "dtrcheck/heuristic.h"
 #include "sim/features.h"
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 #include "sim/tensor.h"
 
 namespace dtrcheck {
@@ -70,9 +71,29 @@ bool IsEqClassHeuristic(const std::string& name);
 // RandomStorage and AbRandom: they draw from Python's random module.
 bool IsRandomHeuristic(const std::string& name);
 
+// The open registry of heuristics, as simrd keeps one (register_heuristic):
+// simrd's 24 and its base "Heuristic" are registered first, in simrd's
+// order; others register after them (plugins/plugin_heuristic.h registers
+// each plugin's, the Python package its policies).
+using HeuristicFactory = std::function<std::unique_ptr<Heuristic>(Int seed)>;
+
+// Registers `make` under `name`; `origin` (a plugin's path) names who did,
+// for messages. Throws std::invalid_argument, the message starting with
+// origin, if the name is simrd's, already taken or empty, or `make` is
+// empty. Not thread-safe: register before running anything.
+void RegisterHeuristic(const std::string& name, const std::string& label, HeuristicFactory make,
+                       const std::string& origin = "");
+
 // nullptr if the name is unknown. "Heuristic" gives simrd's base class.
-// Names registered by plugins (sim/plugin_heuristic.h) come after simrd's.
 std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed = 0);
+
+// The names registered after simrd's, in registration order.
+const std::vector<std::string>& PluginHeuristicNames();
+bool IsPluginHeuristic(const std::string& name);
+// Who registered `name` ("" if simrd's or unknown).
+std::string PluginOrigin(const std::string& name);
+// simrd's names, then the others.
+std::vector<std::string> AllHeuristicNames();
 
 }  // namespace dtrcheck
 

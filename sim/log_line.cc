@@ -6,15 +6,9 @@
 #include <cstring>
 #include <utility>
 
-#include "sim/py_text.h"
+#include "sim/python/py_text.h"
 
 namespace dtrcheck {
-
-TraceError::TraceError(const std::string& file, long line, const std::string& message)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
-      file_(file),
-      line_(line),
-      message_(message) {}
 
 namespace {
 

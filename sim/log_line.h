@@ -17,23 +17,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/py_arith.h"
+#include "base/file_text.h"  // TraceError, kMaxLineBytes
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
-
-// A malformed trace. what() reads "FILE:LINE: message".
-class TraceError : public std::runtime_error {
- public:
-  TraceError(const std::string& file, long line, const std::string& message);
-  const std::string& file() const { return file_; }
-  long line() const { return line_; }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string file_;
-  long line_;
-  std::string message_;
-};
 
 // The INSTRUCTION of a line.
 enum class LineKind {
@@ -70,11 +57,8 @@ class LogLines {
 };
 std::vector<std::string_view> SplitLogLines(std::string_view text);
 // The line without its trailing white space, which simrd strips with
-// line.rstrip() (Python's whitespace: sim/py_text.h).
+// line.rstrip() (Python's whitespace: sim/python/py_text.h).
 std::string_view StripLogLine(std::string_view line);
-// The longest line read (simrd reads any): decoding a line takes a few
-// times its size, so this bounds the memory a log can take besides its text.
-constexpr size_t kMaxLineBytes = size_t(16) << 20;
 
 // `text` as an error message quotes it: at most 60 bytes, then its length.
 std::string Excerpt(std::string_view text);

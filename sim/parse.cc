@@ -9,7 +9,7 @@
 
 #include <simdjson.h>
 
-#include "sim/file_text.h"
+#include "base/file_text.h"
 #include "sim/graph_builder.h"
 #include "sim/log_line.h"
 

@@ -22,7 +22,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 

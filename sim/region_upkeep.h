@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/epoch_marks.h"
-#include "sim/masked_sum.h"
-#include "sim/py_arith.h"
+#include "base/epoch_marks.h"
+#include "base/masked_sum.h"
+#include "sim/python/py_arith.h"
 #include "sim/region.h"
 #include "sim/storage_adjacency.h"
 #include "sim/tensor.h"

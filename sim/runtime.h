@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/epoch_marks.h"
+#include "base/epoch_marks.h"
 #include "sim/eqclass.h"
 #include "sim/features.h"
 #include "sim/graph.h"

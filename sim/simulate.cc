@@ -1,13 +1,12 @@
 #include "sim/simulate.h"
-#include "sim/plugin_heuristic.h"
 
 #include <algorithm>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 
+#include "base/leave_to_exit.h"
 #include "sim/heuristic.h"
-#include "sim/leave_to_exit.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {

@@ -16,7 +16,7 @@
 
 #include "sim/graph.h"
 #include "sim/placed_memory.h"
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 #include "sim/region.h"
 #include "sim/telemetry.h"
 
@@ -94,7 +94,7 @@ RunRecord RecordBeforeRun(const RunConfig& config, const Baseline& baseline);
 
 // What Simulate does with its runtime at the end: frees it, or, for a
 // process that exits right after, leaves it to the kernel
-// (sim/leave_to_exit.h).
+// (base/leave_to_exit.h).
 enum class Teardown { kFree, kLeaveToExit };
 
 // Runs one configuration. Throws std::invalid_argument for unknown names

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/py_arith.h"
-#include "sim/sha256.h"
+#include "base/sha256.h"
+#include "sim/python/py_arith.h"
 #include "sim/tensor.h"
 
 namespace dtrcheck {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/graph.h"
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 #include "sim/region.h"
 
 namespace dtrcheck {

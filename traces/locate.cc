@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/sha256.h"
+#include "base/sha256.h"
 #include "traces/captured.h"
 
 namespace dtrcheck {

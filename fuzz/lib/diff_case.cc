@@ -229,7 +229,7 @@ RunConfig DrawConfig(GenRng& rng) {
 // drawn from [2^40, 2^62] (a log's values stay below 2^63), byte budgets and
 // remat limits up to 2^72. simrd's sums, budgets and scores of them are
 // Python ints and true divisions, exact at any size; dtrcheck's 128-bit Int
-// and its wider products (sim/py_arith.h) must give the same.
+// and its wider products (sim/python/py_arith.h) must give the same.
 void WidenValues(GenRng& rng, TraceLog& log, std::vector<RunConfig>& configs) {
   auto wide = [&] {
     return static_cast<Int>(rng.LogUniform(uint64_t{1} << 40, uint64_t{1} << 62));

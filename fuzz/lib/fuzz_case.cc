@@ -11,7 +11,7 @@
 #include "analysis/format.h"
 #include "analysis/sweep.h"
 #include "sim/accepted_pairs.h"
-#include "sim/plugin_heuristic.h"
+#include "sim/heuristic.h"
 
 namespace dtrcheck {
 

@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "base/sha256.h"
 #include "fuzz/lib/fuzz_check.h"
 #include "io/trace_writer.h"
 #include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
 #include "sim/parse.h"
 #include "sim/runtime.h"
-#include "sim/sha256.h"
 #include "traces/synthetic/rng.h"
 
 namespace dtrcheck {

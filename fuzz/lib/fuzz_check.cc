@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "analysis/format.h"
+#include "base/sha256.h"
 #include "io/trace_graph.h"
-#include "sim/sha256.h"
 
 namespace dtrcheck {
 

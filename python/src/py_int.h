@@ -1,11 +1,11 @@
-// simrd's integers are Python ints; dtrcheck's are 128-bit (sim/py_arith.h).
+// simrd's integers are Python ints; dtrcheck's are 128-bit (sim/python/py_arith.h).
 // The conversions between the two, exact, for the extension's bindings.
 #ifndef DTRCHECK_PYTHON_PY_INT_H_
 #define DTRCHECK_PYTHON_PY_INT_H_
 
 #include <pybind11/pybind11.h>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck::python {
 

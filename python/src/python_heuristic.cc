@@ -5,8 +5,8 @@
 #include <string>
 
 #include "dtrcheck/heuristic.h"
+#include "plugins/plugin_heuristic.h"
 #include "py_int.h"
-#include "sim/plugin_heuristic.h"
 #include "simulation.h"
 
 namespace py = pybind11;
@@ -20,7 +20,7 @@ constexpr const char* kOrigin = "python";
 
 // The Python exception as text ("TypeError: ..."), taken while the GIL is
 // held: the simulator's threads carry only C++ exceptions, and ApiHeuristic
-// (sim/plugin_heuristic.cc) prefixes the policy's name.
+// (plugins/plugin_heuristic.cc) prefixes the policy's name.
 [[noreturn]] void Rethrow(py::error_already_set& e) {
   std::string text = e.what();
   e.restore();

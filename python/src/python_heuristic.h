@@ -1,9 +1,9 @@
 // Heuristics written in Python (python/dtrcheck/heuristic.py), run by the
 // simulator through the public extension API (include/dtrcheck/heuristic.h):
 // a trampoline api::Heuristic calls the Python object's score and choose
-// with the API's View, and is registered in the plugin registry
-// (sim/plugin_heuristic.h) under the policy's name, so that a Python policy
-// is usable wherever a heuristic name is.
+// with the API's View, and is registered in the heuristic registry
+// (sim/heuristic.h, through plugins/plugin_heuristic.h) under the policy's name, so that a Python
+// policy is usable wherever a heuristic name is.
 #ifndef DTRCHECK_PYTHON_PYTHON_HEURISTIC_H_
 #define DTRCHECK_PYTHON_PYTHON_HEURISTIC_H_
 

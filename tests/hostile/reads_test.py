@@ -9,7 +9,7 @@ allocation is an error, never an end of file that reads as "0 passed".
 Each case runs under a 3 GB address-space limit and a timeout (a FIFO
 would block a reader that opens it): exit 2, the message names the file.
 (The trace reader's own bound on a device or a pipe, /dev/zero stopped at
-its first 16 MiB line, is sim/file_text_test's BoundsWhatIsRead: the TRACE
+its first 16 MiB line, is base/file_text_test's BoundsWhatIsRead: the TRACE
 argument accepts regular files only.)
 
     reads_test.py DTRCHECK SOURCE_DIR

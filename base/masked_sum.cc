@@ -1,4 +1,4 @@
-#include "sim/masked_sum.h"
+#include "base/masked_sum.h"
 
 #include <cstdlib>
 

@@ -7,8 +7,8 @@
 // quantities in 128-bit integers (sizes and times are parsed as 64-bit, and
 // no simulation adds up 2^64 of them), and reproduces the rounding exactly.
 // Where a product leaves 128 bits, Boost.Multiprecision takes over.
-#ifndef DTRCHECK_SIM_PY_ARITH_H_
-#define DTRCHECK_SIM_PY_ARITH_H_
+#ifndef DTRCHECK_SIM_PYTHON_PY_ARITH_H_
+#define DTRCHECK_SIM_PYTHON_PY_ARITH_H_
 
 #include <cstdint>
 #include <optional>
@@ -47,4 +47,4 @@ Int TruncToInt(double d);
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_PY_ARITH_H_
+#endif  // DTRCHECK_SIM_PYTHON_PY_ARITH_H_

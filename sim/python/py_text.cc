@@ -1,4 +1,4 @@
-#include "sim/py_text.h"
+#include "sim/python/py_text.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "sim/sha256.h"
+#include "base/sha256.h"
 
 #include <stdexcept>
 

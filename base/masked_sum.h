@@ -9,8 +9,8 @@
 // of the computes and four of the row sizes, whatever the word holds; other
 // processors take the per-bit loop. Both give the same integers: the sums
 // are exact (see the bounds below), so the choice never changes a record.
-#ifndef DTRCHECK_SIM_MASKED_SUM_H_
-#define DTRCHECK_SIM_MASKED_SUM_H_
+#ifndef DTRCHECK_BASE_MASKED_SUM_H_
+#define DTRCHECK_BASE_MASKED_SUM_H_
 
 #include <cstdint>
 
@@ -40,4 +40,4 @@ MaskedSums SumMaskedAvx512(const int64_t* values, const uint32_t* counts, uint64
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_MASKED_SUM_H_
+#endif  // DTRCHECK_BASE_MASKED_SUM_H_

@@ -6,7 +6,7 @@
 // page of a buffer costs a page fault of about 10 us, so reading the 2.8 MB
 // LSTM trace into a new buffer of small pages took 14 ms and mapping it 1.6
 // to 2 ms. A file of a megabyte or more is read instead into huge pages
-// (sim/huge_pages.h): into a block of the heap when the heap is on them
+// (base/huge_pages.h): into a block of the heap when the heap is on them
 // (the dtrcheck command's, cli/heap_pages.h), whose pages the run reuses
 // once the log is parsed; else into memory of its own, where the kernel
 // offers them: one fault and one page to zero per 2 MB, 0.8 to 1.1 ms for
@@ -15,7 +15,7 @@
 // kPadding zero bytes, which simdjson may read past the end.
 // What is read is bounded (FileLimits): a directory is refused; a file
 // that is read (not mapped) is refused as soon as a line grows past
-// kMaxLineBytes (sim/log_line.h) or the text past max_bytes, so /dev/zero
+// kMaxLineBytes (below) or the text past max_bytes, so /dev/zero
 // or an endless pipe ends in an error, not in all the memory there is.
 // Record and manifest readers (io/json.h) also refuse anything but a
 // regular file (devices, FIFOs, sockets) before opening it.
@@ -23,15 +23,35 @@
 // while it is being parsed would fault (SIGBUS) where its pages are gone;
 // dtrcheck's own writers (io/trace_writer.h) write a new file and rename
 // it into place, which leaves a mapped one intact.
-#ifndef DTRCHECK_SIM_FILE_TEXT_H_
-#define DTRCHECK_SIM_FILE_TEXT_H_
+#ifndef DTRCHECK_BASE_FILE_TEXT_H_
+#define DTRCHECK_BASE_FILE_TEXT_H_
 
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace dtrcheck {
+
+// A malformed trace, or one that cannot be read (what FileText and the log
+// readers of sim/ and io/ throw). what() reads "FILE:LINE: message".
+class TraceError : public std::runtime_error {
+ public:
+  TraceError(const std::string& file, long line, const std::string& message);
+  const std::string& file() const { return file_; }
+  long line() const { return line_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  long line_;
+  std::string message_;
+};
+
+// The longest line read (simrd reads any): decoding a line takes a few
+// times its size, so this bounds the memory a log can take besides its text.
+constexpr size_t kMaxLineBytes = size_t(16) << 20;
 
 // What a reader accepts.
 struct FileLimits {
@@ -72,4 +92,4 @@ class FileText {
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_FILE_TEXT_H_
+#endif  // DTRCHECK_BASE_FILE_TEXT_H_

@@ -4,13 +4,13 @@
 // To choose exactly what simrd chooses after random.seed(S), this reproduces
 // CPython's MT19937 seeding from an int (init_by_array over the 32-bit words
 // of |S|) and its randrange (_randbelow_with_getrandbits).
-#ifndef DTRCHECK_SIM_PY_RANDOM_H_
-#define DTRCHECK_SIM_PY_RANDOM_H_
+#ifndef DTRCHECK_SIM_PYTHON_PY_RANDOM_H_
+#define DTRCHECK_SIM_PYTHON_PY_RANDOM_H_
 
 #include <array>
 #include <cstdint>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 
@@ -38,4 +38,4 @@ class PyRandom {
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_PY_RANDOM_H_
+#endif  // DTRCHECK_SIM_PYTHON_PY_RANDOM_H_

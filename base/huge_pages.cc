@@ -1,4 +1,4 @@
-#include "sim/huge_pages.h"
+#include "base/huge_pages.h"
 
 #include <atomic>
 #include <cstdio>

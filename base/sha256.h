@@ -1,8 +1,8 @@
 // SHA-256 (OpenSSL's), the one implementation behind the eviction digest
 // (sim/telemetry.h), the traces' pins (traces/locate.h) and the findings'
 // signature ids (fuzz/lib/fuzz_check.h).
-#ifndef DTRCHECK_SIM_SHA256_H_
-#define DTRCHECK_SIM_SHA256_H_
+#ifndef DTRCHECK_BASE_SHA256_H_
+#define DTRCHECK_BASE_SHA256_H_
 
 #include <cstddef>
 #include <memory>
@@ -36,4 +36,4 @@ std::string Sha256Hex(std::string_view text);
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_SHA256_H_
+#endif  // DTRCHECK_BASE_SHA256_H_

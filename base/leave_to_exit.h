@@ -9,8 +9,8 @@
 //
 // The pointers are kept in a global, so leak checkers (LeakSanitizer,
 // valgrind) see the memory as reachable at exit, not as leaked.
-#ifndef DTRCHECK_SIM_LEAVE_TO_EXIT_H_
-#define DTRCHECK_SIM_LEAVE_TO_EXIT_H_
+#ifndef DTRCHECK_BASE_LEAVE_TO_EXIT_H_
+#define DTRCHECK_BASE_LEAVE_TO_EXIT_H_
 
 #include <memory>
 
@@ -26,4 +26,4 @@ void LeaveToExit(std::unique_ptr<T> p) {
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_LEAVE_TO_EXIT_H_
+#endif  // DTRCHECK_BASE_LEAVE_TO_EXIT_H_

@@ -1,9 +1,9 @@
 // Transparent huge pages, for the memory dtrcheck asks the kernel to back
-// with them: the heap (cli/heap_pages.h) and large logs (sim/file_text.h).
+// with them: the heap (cli/heap_pages.h) and large logs (base/file_text.h).
 // On the virtual machines this suite runs on, every 4 KiB page a process
 // touches costs a fault of about 10 us; a 2 MB page costs one.
-#ifndef DTRCHECK_SIM_HUGE_PAGES_H_
-#define DTRCHECK_SIM_HUGE_PAGES_H_
+#ifndef DTRCHECK_BASE_HUGE_PAGES_H_
+#define DTRCHECK_BASE_HUGE_PAGES_H_
 
 #include <cstddef>
 
@@ -27,4 +27,4 @@ bool HeapOnHugePages();
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_HUGE_PAGES_H_
+#endif  // DTRCHECK_BASE_HUGE_PAGES_H_

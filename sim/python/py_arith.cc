@@ -7,7 +7,7 @@
 // 2^254 for a product), every nonzero quotient lies in [2^-254, 2^127]: it is
 // a normal double and never overflows, so no subnormal/overflow handling is
 // needed and the power-of-two scaling is exact.
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 #include <bit>
 #include <cmath>

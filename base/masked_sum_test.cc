@@ -1,7 +1,7 @@
 // SumMasked against its definition (a sum over the 64 positions, each
 // entry counted where its bit is set), through both implementations, on
 // masks from empty to full and values at the limits the header states.
-#include "sim/masked_sum.h"
+#include "base/masked_sum.h"
 
 #include <gtest/gtest.h>  // before rapidcheck/gtest.h, which uses its macros
 #include <rapidcheck.h>

@@ -12,8 +12,8 @@
 // is two words (the slots' address and the epoch number), so that hot loops
 // keep both in registers. The view stays valid until the next NextEpoch() or
 // AddSlot() of its EpochMarks: passes that overlap use distinct EpochMarks.
-#ifndef DTRCHECK_SIM_EPOCH_MARKS_H_
-#define DTRCHECK_SIM_EPOCH_MARKS_H_
+#ifndef DTRCHECK_BASE_EPOCH_MARKS_H_
+#define DTRCHECK_BASE_EPOCH_MARKS_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -68,4 +68,4 @@ class EpochMarks {
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_EPOCH_MARKS_H_
+#endif  // DTRCHECK_BASE_EPOCH_MARKS_H_

@@ -1,4 +1,4 @@
-#include "sim/file_text.h"
+#include "base/file_text.h"
 
 #include <malloc.h>
 #include <sys/stat.h>
@@ -13,8 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/huge_pages.h"
-#include "sim/log_line.h"
+#include "base/huge_pages.h"
 
 namespace dtrcheck {
 namespace {

@@ -1,5 +1,5 @@
 // Reads arithmetic queries on stdin, one a line, and answers each on one line
-// of stdout, so that sim/py_arith_parity.py can compare the answers
+// of stdout, so that sim/python/py_arith_parity.py can compare the answers
 // with python3. Doubles are printed with %a (read back with float.fromhex).
 //
 //   a b        TrueDivide(a, b)                 -> %a
@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/py_arith.h"
-#include "sim/py_text.h"
+#include "sim/python/py_arith.h"
+#include "sim/python/py_text.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Parity of dtrcheck's Python-arithmetic port (sim/py_arith) with python3.
+"""Parity of dtrcheck's Python-arithmetic port (sim/python/py_arith) with python3.
 
 Generates adversarial queries deterministically from a fixed seed, sends them
 all to py_arith_driver over one pipe, and compares every answer with what python3

@@ -1,7 +1,7 @@
-// Unit tests of sim/py_random against CPython 3.11's random module. Every
+// Unit tests of sim/python/py_random against CPython 3.11's random module. Every
 // expected value was printed by python3; the comment above each check gives
 // the python code (random.Random(S) seeds exactly like random.seed(S)).
-#include "sim/py_random.h"
+#include "sim/python/py_random.h"
 
 #include <cstdint>
 #include <vector>

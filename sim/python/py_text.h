@@ -5,13 +5,13 @@
 // U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F,
 // U+3000. The digits int() accepts are Unicode's decimal digits (category
 // Nd) of Python 3.11 (Unicode 14.0): 66 runs of ten.
-#ifndef DTRCHECK_SIM_PY_TEXT_H_
-#define DTRCHECK_SIM_PY_TEXT_H_
+#ifndef DTRCHECK_SIM_PYTHON_PY_TEXT_H_
+#define DTRCHECK_SIM_PYTHON_PY_TEXT_H_
 
 #include <optional>
 #include <string_view>
 
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 namespace dtrcheck {
 
@@ -27,4 +27,4 @@ std::optional<Int> PyIntFromText(std::string_view text, bool* out_of_range = nul
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_PY_TEXT_H_
+#endif  // DTRCHECK_SIM_PYTHON_PY_TEXT_H_

@@ -1,9 +1,9 @@
 // Heuristics from outside simrd: the adapter from the public extension API
-// (include/dtrcheck/heuristic.h) to the simulator's Heuristic, the registry
-// that MakeHeuristic consults after simrd's own names, and the loader of
-// plugin libraries (`--plugin PATH.so`).
-#ifndef DTRCHECK_SIM_PLUGIN_HEURISTIC_H_
-#define DTRCHECK_SIM_PLUGIN_HEURISTIC_H_
+// (include/dtrcheck/heuristic.h) to the simulator's Heuristic, registered
+// into the simulator's registry (sim/heuristic.h, RegisterHeuristic), and
+// the loader of plugin libraries (`--plugin PATH.so`).
+#ifndef DTRCHECK_PLUGINS_PLUGIN_HEURISTIC_H_
+#define DTRCHECK_PLUGINS_PLUGIN_HEURISTIC_H_
 
 #include <functional>
 #include <memory>
@@ -25,21 +25,12 @@ class PluginError : public std::invalid_argument {
 
 using ApiFactory = std::function<std::unique_ptr<api::Heuristic>(Int seed)>;
 
-// Registers an API heuristic under `name` (origin: the plugin path, for
-// messages). Throws PluginError if the name is simrd's or already taken.
-// Not thread-safe: register before running anything.
+// Registers an API heuristic under `name` in the simulator's registry
+// (origin: the plugin path, for messages). Throws PluginError if the name is
+// simrd's or already taken. Not thread-safe: register before running
+// anything.
 void RegisterApiHeuristic(const std::string& name, const std::string& label,
                           const std::string& origin, ApiFactory make);
-
-// The registered names, in registration order.
-const std::vector<std::string>& PluginHeuristicNames();
-bool IsPluginHeuristic(const std::string& name);
-// The path of the plugin that registered `name` ("" if none).
-std::string PluginOrigin(const std::string& name);
-// simrd's names, then the plugins'.
-std::vector<std::string> AllHeuristicNames();
-// nullptr if not a registered plugin name (MakeHeuristic calls this).
-std::unique_ptr<Heuristic> MakePluginHeuristic(const std::string& name, Int seed);
 
 // dlopens `path` (kept loaded for the process), checks its ABI version and
 // calls its registration entry point. Throws PluginError: a missing or
@@ -63,4 +54,4 @@ void LoadPlugins(const std::vector<std::string>& paths = {});
 
 }  // namespace dtrcheck
 
-#endif  // DTRCHECK_SIM_PLUGIN_HEURISTIC_H_
+#endif  // DTRCHECK_PLUGINS_PLUGIN_HEURISTIC_H_

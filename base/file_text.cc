@@ -1,4 +1,4 @@
-#include "sim/file_text.h"
+#include "base/file_text.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -11,10 +11,15 @@
 #include <new>
 #include <string>
 
-#include "sim/huge_pages.h"
-#include "sim/log_line.h"  // TraceError
+#include "base/huge_pages.h"
 
 namespace dtrcheck {
+
+TraceError::TraceError(const std::string& file, long line, const std::string& message)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
+      file_(file),
+      line_(line),
+      message_(message) {}
 
 namespace {
 
@@ -155,7 +160,7 @@ bool FileText::ReadHuge(int fd, size_t size) {
   return true;
 }
 
-// A block of the heap, when the heap is on huge pages (sim/huge_pages.h):
+// A block of the heap, when the heap is on huge pages (base/huge_pages.h):
 // once the log is parsed and the block freed, the run's own blocks reuse
 // its pages, where a mapping of its own would be given back and the run
 // fault in (and the kernel zero) as many fresh ones: two huge pages of

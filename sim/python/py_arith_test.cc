@@ -1,9 +1,9 @@
-// Unit tests of sim/py_arith against values printed by python3 (3.11). Each
+// Unit tests of sim/python/py_arith against values printed by python3 (3.11). Each
 // expected value carries, in a comment or beside it, the python expression
 // that produced it; doubles were printed with float.hex().
-// sim/py_arith_parity.py checks the same functions on ~275,000
+// sim/python/py_arith_parity.py checks the same functions on ~275,000
 // adversarial inputs.
-#include "sim/py_arith.h"
+#include "sim/python/py_arith.h"
 
 #include <bit>
 #include <cmath>

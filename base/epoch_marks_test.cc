@@ -1,4 +1,4 @@
-#include "sim/epoch_marks.h"
+#include "base/epoch_marks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sim/leave_to_exit.h"
+#include "base/leave_to_exit.h"
 
 #include <mutex>
 #include <vector>

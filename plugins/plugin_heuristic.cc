@@ -1,4 +1,4 @@
-#include "sim/plugin_heuristic.h"
+#include "plugins/plugin_heuristic.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/py_random.h"
+#include "sim/python/py_random.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -216,20 +216,6 @@ class ApiHeuristic : public Heuristic {
   PyRandom random_;
 };
 
-struct Registered {
-  std::string label, origin;
-  ApiFactory make;
-};
-
-std::map<std::string, Registered>& Registry() {
-  static std::map<std::string, Registered> r;
-  return r;
-}
-std::vector<std::string>& Names() {
-  static std::vector<std::string> n;
-  return n;
-}
-
 class LoaderRegistrar : public api::Registrar {
  public:
   explicit LoaderRegistrar(std::string origin) : origin_(std::move(origin)) {}
@@ -340,55 +326,31 @@ bool IsFunction(void* address) {
 
 void RegisterApiHeuristic(const std::string& name, const std::string& label,
                           const std::string& origin, ApiFactory make) {
-  bool builtin = name == "Heuristic";
-  for (const auto& n : HeuristicNames()) builtin = builtin || n == name;
-  if (builtin)
-    throw PluginError(origin + ": heuristic name \"" + name +
-                      "\" clashes with a built-in (simrd) heuristic");
-  auto it = Registry().find(name);
-  if (it != Registry().end())
-    throw PluginError(origin + ": heuristic name \"" + name + "\" is already registered by " +
-                      it->second.origin);
-  if (name.empty()) throw PluginError(origin + ": a heuristic with an empty name");
-  if (!make) throw PluginError(origin + ": heuristic " + name + " registered without a factory");
-  Registry()[name] = Registered{label, origin, std::move(make)};
-  Names().push_back(name);
-}
-
-const std::vector<std::string>& PluginHeuristicNames() { return Names(); }
-
-bool IsPluginHeuristic(const std::string& name) { return Registry().count(name) != 0; }
-
-std::string PluginOrigin(const std::string& name) {
-  auto it = Registry().find(name);
-  return it == Registry().end() ? "" : it->second.origin;
-}
-
-std::vector<std::string> AllHeuristicNames() {
-  std::vector<std::string> v = HeuristicNames();
-  v.insert(v.end(), Names().begin(), Names().end());
-  return v;
-}
-
-std::unique_ptr<Heuristic> MakePluginHeuristic(const std::string& name, Int seed) {
-  auto it = Registry().find(name);
-  if (it == Registry().end()) return nullptr;
-  const std::string whose = Whose(it->second.origin, name);
-  std::unique_ptr<api::Heuristic> impl;
-  {
-    const std::string crash = CrashMessage(whose, "its factory");
-    RunningScope running(crash);
-    try {
-      impl = it->second.make(seed);
-    } catch (const std::exception& e) {
-      throw PluginError(whose + "its factory threw: " + e.what());
-    } catch (...) {
-      throw PluginError(whose + "its factory threw a non-standard exception");
-    }
+  HeuristicFactory wrapped;
+  if (make)
+    wrapped = [name, label, origin, make = std::move(make)](Int seed) {
+      const std::string whose = Whose(origin, name);
+      std::unique_ptr<api::Heuristic> impl;
+      {
+        const std::string crash = CrashMessage(whose, "its factory");
+        RunningScope running(crash);
+        try {
+          impl = make(seed);
+        } catch (const std::exception& e) {
+          throw PluginError(whose + "its factory threw: " + e.what());
+        } catch (...) {
+          throw PluginError(whose + "its factory threw a non-standard exception");
+        }
+      }
+      if (!impl) throw PluginError(whose + "its factory returned no heuristic");
+      return std::unique_ptr<Heuristic>(
+          std::make_unique<ApiHeuristic>(name, label, origin, std::move(impl), seed));
+    };
+  try {
+    RegisterHeuristic(name, label, std::move(wrapped), origin);
+  } catch (const std::invalid_argument& e) {  // the registry's refusal, as a plugin's error
+    throw PluginError(e.what());
   }
-  if (!impl) throw PluginError(whose + "its factory returned no heuristic");
-  return std::make_unique<ApiHeuristic>(name, it->second.label, it->second.origin, std::move(impl),
-                                        seed);
 }
 
 void LoadPlugin(const std::string& path) {

@@ -1,6 +1,6 @@
 // CPython's Mersenne Twister (Modules/_randommodule.c) and the parts of
 // Lib/random.py that simrd uses. See py_random.h.
-#include "sim/py_random.h"
+#include "sim/python/py_random.h"
 
 #include <bit>
 

@@ -110,8 +110,8 @@ TEST(RegionMemory, EvictedStoragesHoldNoRegionMemoryOnALongChain) {
 // pair of Regions (512 bytes) each: with the Storage itself and the rest,
 // 1.4 KB per operator, 1.45 GB for a chain of 1,000,000 operators (issue 45,
 // class 3). Only the material storages hold regions now, which a chain
-// keeps to a few dozen: what is left per storage is the Storage (Storage,
-// 224 bytes), its tensor and the upkeep's per-storage arrays.
+// keeps to a few dozen: what is left per storage is the Storage, its
+// tensor and the upkeep's per-storage arrays.
 TEST(RegionMemory, ARunHoldsNoRegionsForTheStoragesOfALongChain) {
   const int n = 20000;
   const Graph g = ParseTrace(ChainLog(n), "chain");
@@ -126,8 +126,10 @@ TEST(RegionMemory, ARunHoldsNoRegionsForTheStoragesOfALongChain) {
   ASSERT_EQ(rt.storages().size(), static_cast<size_t>(n) + 1);
   const long long per_storage = held / (n + 1);
   std::printf("held after the run: %lld bytes, %lld per storage\n", held, per_storage);
-  // Measured 0 (the bound: below any region pair per storage).
-  EXPECT_LT(per_storage, 520) << held << " bytes held";
+  // Measured 461 bytes (Storage 160, its statistics 24, its tensor 24, the
+  // upkeep's arrays and rows); the layout before, a Region pair (512) and a
+  // Storage of 224 per storage, held about 1,010.
+  EXPECT_LT(per_storage, 700) << held << " bytes held";
   // The regions themselves: an index entry per storage, a slot per storage
   // that holds regions, and the constant's interior (n bits).
   EXPECT_LE(rt.RegionBytes(), static_cast<size_t>(n) * 4 + 64 * sizeof(RegionPair) + n / 8 + 4096);

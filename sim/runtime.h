@@ -250,10 +250,10 @@ class Runtime {
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
-  std::vector<StorageId> tensor_storage_;        // Tensor::storage, compact, for every graph tensor
-  size_t storage_count_ = 0;                     // the storages the graph will create
-  StorageRegions storage_regions_;               // when regions_
-  std::vector<StorageStats> storage_stats_;      // per storage, when options_.stats
+  std::vector<StorageId> tensor_storage_;    // Tensor::storage, compact, for every graph tensor
+  size_t storage_count_ = 0;                 // the storages the graph will create
+  StorageRegions storage_regions_;           // when regions_
+  std::vector<StorageStats> storage_stats_;  // per storage, when options_.stats
   // RuntimeV1's s.meta['evicted_dependents'], per storage (when banishing_):
   // a set, kept sorted.
   std::vector<std::vector<TensorId>> evicted_dependents_;

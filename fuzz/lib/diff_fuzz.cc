@@ -216,8 +216,8 @@ std::vector<AnswerDifference> ReplayParityEntry(const std::string& entry_dir) {
   Json line;
   bool read = false;
   ReadJsonLines(file, [&](long n, Json&& j) {
-    if (read) throw std::invalid_argument("one case per file, found a second on line " +
-                                          std::to_string(n));
+    if (read)
+      throw std::invalid_argument("one case per file, found a second on line " + std::to_string(n));
     line = std::move(j);
     read = true;
   });

@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <stdexcept>
 
 #include "cli/commands.h"
@@ -24,6 +25,12 @@
 #include "sim/runtime.h"
 
 namespace {
+
+// Exit code of a command that ran out of memory (std::bad_alloc, from any
+// allocation, under a memory limit or not): neither bad input (2) nor a
+// failed check (1) nor a bug (1, "internal error"), but a run that needs a
+// larger machine or a smaller trace (docs/commands.md, "Exit codes").
+constexpr int kExitOutOfMemory = 4;
 
 // How errors are printed: the command they belong to, and text or JSON.
 struct ErrorStyle {
@@ -187,6 +194,12 @@ int main(int argc, char** argv) {
         located ? traces.front() : "", located ? e.line : 0);
   } catch (const dtrcheck::SolverModuleError& e) {  // an installation problem
     return style.Report(e.what(), "", 0, 1);
+  } catch (const std::bad_alloc&) {
+    // The failed allocation's memory was never taken and unwinding has
+    // given back what the command held: there is room for one line.
+    return style.Report(
+        "out of memory (a memory limit, ulimit -v or the machine's, was reached; exit 4)", "", 0,
+        kExitOutOfMemory);
   } catch (const std::exception& e) {
     return style.Report(std::string("internal error: ") + e.what(), "", 0, 1);
   }

@@ -3,10 +3,10 @@
 // ablation) and its SVG plots; prints the claims. Exit 0 when every claim is
 // reproduced, 1 otherwise.
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "analysis/parallel_for.h"
 #include "cli/commands.h"
@@ -16,6 +16,7 @@
 #include "cli/provenance.h"
 #include "cli/renamed_option.h"
 #include "cli/reproduce.h"
+#include "io/atomic_file.h"
 #include "traces/locate.h"
 
 namespace dtrcheck {
@@ -93,7 +94,9 @@ int RunReproduce(const ReproduceOptions& o) {
                 << c.claim << "\n            measured: " << c.measured << "\n";
       all = all && c.reproduced;
     }
-  std::ofstream md(s.out_dir + "/README.md", std::ios::binary | std::ios::trunc);
+  // Written whole under a temporary name, then renamed (io/atomic_file.h,
+  // as every output): a full disk or a kill never leaves half a report.
+  std::ostringstream md;
   md << "# The published findings, reproduced by dtrcheck\n\n";
   if (partial)
     md << "**PARTIAL REPORT: interrupted (Ctrl-C)"
@@ -111,8 +114,7 @@ int RunReproduce(const ReproduceOptions& o) {
   std::vector<std::string> traces = {resnet};
   if (!lstm.empty()) traces.push_back(lstm);
   md << "\n" << ProvenanceMarkdown(traces);
-  md.close();
-  if (!md) throw std::invalid_argument(s.out_dir + "/README.md: cannot write");
+  WriteFileAtomically(s.out_dir + "/README.md", md.str());
   std::cout << "report: " << s.out_dir << "/README.md\n";
   if (partial) {
     std::cerr << "dtrcheck reproduce: interrupted; stopped"

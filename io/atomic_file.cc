@@ -4,12 +4,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <streambuf>
 #include <vector>
+
+#include "sim/plugin_heuristic.h"
 
 namespace dtrcheck {
 
@@ -18,6 +22,23 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Reason(int error) { return std::strerror(error); }
+
+// The temporaries being written, for RemoveLiveTemporaries: lock-free
+// slots, which a signal handler may read at any moment. A slot points into
+// its AtomicFile's temporary_, which stays unchanged until Forget empties
+// the slot.
+constexpr size_t kLiveSlots = 64;
+std::atomic<const char*> g_live[kLiveSlots];
+
+int Track(const char* temporary) {
+  static std::once_flag once;
+  std::call_once(once, [] { SetFatalSignalCleanup(RemoveLiveTemporaries); });
+  for (size_t i = 0; i < kLiveSlots; ++i) {
+    const char* empty = nullptr;
+    if (g_live[i].compare_exchange_strong(empty, temporary)) return static_cast<int>(i);
+  }
+  return -1;
+}
 
 // The directory of `path` ("." for a bare name), for the temporary.
 std::string DirectoryOf(const std::string& path) {
@@ -95,6 +116,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   const int fd = mkstemps(pattern.data(), 4);
   if (fd < 0) throw OutputError(path_ + ": cannot write: " + Reason(errno));
   temporary_ = pattern;
+  live_slot_ = Track(temporary_.c_str());
   fchmod(fd, 0666 & ~CurrentUmask());
   buffer_ = std::make_unique<Buffer>(fd);
   stream_ = std::make_unique<std::ostream>(buffer_.get());
@@ -104,7 +126,18 @@ AtomicFile::~AtomicFile() {
   if (temporary_.empty()) return;
   stream_.reset();
   buffer_.reset();
+  Forget();
   unlink(temporary_.c_str());
+}
+
+void AtomicFile::Forget() {
+  if (live_slot_ >= 0) g_live[live_slot_].store(nullptr);
+  live_slot_ = -1;
+}
+
+void RemoveLiveTemporaries() {
+  for (std::atomic<const char*>& slot : g_live)
+    if (const char* temporary = slot.load()) unlink(temporary);
 }
 
 void AtomicFile::CommitAs(const std::string& destination) {
@@ -112,6 +145,7 @@ void AtomicFile::CommitAs(const std::string& destination) {
   auto fail = [&](int error) {
     stream_.reset();
     buffer_.reset();
+    Forget();
     unlink(temporary_.c_str());
     temporary_.clear();
     throw OutputError(destination + ": cannot write: " + Reason(error));
@@ -121,6 +155,8 @@ void AtomicFile::CommitAs(const std::string& destination) {
   if (fsync(buffer_->fd()) != 0) fail(errno);
   buffer_->Close();
   if (buffer_->error() != 0) fail(buffer_->error());
+  // Out of the registry first: once renamed, the file is the destination.
+  Forget();
   if (std::rename(temporary_.c_str(), destination.c_str()) != 0) fail(errno);
   temporary_.clear();
   // The rename itself is durable once the directory is.

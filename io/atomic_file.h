@@ -9,7 +9,9 @@
 // file under the final name. Every failure (cannot create, write, fsync or
 // rename) removes the temporary and throws OutputError naming the
 // destination and the system's reason ("out.jsonl: cannot write: No space
-// left on device"): bad output is the user's to fix, exit 2.
+// left on device"): bad output is the user's to fix, exit 2. A process
+// killed by a fatal signal (a plugin's segfault) removes the temporaries
+// of the AtomicFiles alive then (RemoveLiveTemporaries) before it dies.
 #ifndef DTRCHECK_IO_ATOMIC_FILE_H_
 #define DTRCHECK_IO_ATOMIC_FILE_H_
 
@@ -44,10 +46,18 @@ class AtomicFile {
 
  private:
   class Buffer;
+  void Forget();  // temporary_ is no longer ours to remove on a crash
   std::string path_, temporary_;
+  int live_slot_ = -1;  // in the crash registry, -1 if not in it
   std::unique_ptr<Buffer> buffer_;
   std::unique_ptr<std::ostream> stream_;
 };
+
+// Unlinks the temporary of every AtomicFile alive (up to 64 at once; more
+// are not tracked): async-signal-safe, for the fatal-signal handler
+// (sim/plugin_heuristic.h, SetFatalSignalCleanup), so that a crash leaves
+// the destinations as they were and nothing beside them.
+void RemoveLiveTemporaries();
 
 // Writes `text` to `path` through an AtomicFile.
 void WriteFileAtomically(const std::string& path, std::string_view text);

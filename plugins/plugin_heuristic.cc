@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
@@ -232,6 +233,7 @@ class LoaderRegistrar : public api::Registrar {
 // runs after our message).
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 struct sigaction g_previous[std::size(kFatalSignals)];
+std::atomic<void (*)()> g_cleanup{nullptr};  // SetFatalSignalCleanup's
 
 const char* SignalName(int sig) {
   switch (sig) {
@@ -263,6 +265,7 @@ extern "C" void OnFatalSignal(int sig) {
       // Nothing else can be reported from here.
     }
   }
+  if (void (*cleanup)() = g_cleanup.load()) cleanup();
   for (size_t i = 0; i < std::size(kFatalSignals); ++i)
     if (kFatalSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
   // Delivered when the handler returns (the signal is blocked in it); a
@@ -296,6 +299,12 @@ class AlternateStack {
 // On an alternate stack, so that a plugin's runaway recursion is reported
 // too: each thread that calls a plugin gets one.
 void EnsureAlternateStack() { thread_local AlternateStack stack; }
+
+}  // namespace
+
+void SetFatalSignalCleanup(void (*cleanup)()) { g_cleanup.store(cleanup); }
+
+namespace {
 
 void InstallCrashReport() {
   static std::once_flag once;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -71,7 +72,9 @@ class Parser {
   Parser(const std::string& file, const ParseOptions& options, bool fast)
       : reference_(file), options_(options), fast_(fast) {}
 
-  Graph Run(std::string_view text);
+  // done_with_text, if set, is called once every line is read, before the
+  // graph is finished: the caller may free the text then.
+  Graph Run(std::string_view text, const std::function<void()>& done_with_text = {});
 
  private:
   [[noreturn]] void Fail(long line, const std::string& message) const {
@@ -217,7 +220,7 @@ std::vector<size_t> Parser::MutateField(const Instr& in, size_t n_args) const {
   return reference_.MutateIndices(in, n_args);
 }
 
-Graph Parser::Run(std::string_view text) {
+Graph Parser::Run(std::string_view text, const std::function<void()>& done_with_text) {
   // The reference reader decodes every line first, as simrd does (a bad
   // line is reported before any error of meaning), but keeps none: lines are
   // decoded again when reached, into a ring of kFastRing slots as the fast
@@ -345,23 +348,32 @@ Graph Parser::Run(std::string_view text) {
         Fail(l.line, "ALIAS line outside a CALL");
     }
   }
+  if (done_with_text) done_with_text();
   return b.Finish();
 }
 
 // `text` must be followed by simdjson::SIMDJSON_PADDING readable bytes
-// unless options.reference_json_reader.
-Graph ParsePaddedTrace(std::string_view text, const std::string& file,
-                       const ParseOptions& options) {
+// unless options.reference_json_reader. done_with_text: as Parser::Run's;
+// once it has been called no reader goes back to the text.
+Graph ParsePaddedTrace(std::string_view text, const std::string& file, const ParseOptions& options,
+                       const std::function<void()>& done_with_text = {}) {
+  bool done = false;
+  const std::function<void()> done_once = [&] {
+    done = true;
+    if (done_with_text) done_with_text();
+  };
   if (!options.reference_json_reader) {
     try {
-      return Parser(file, options, /*fast=*/true).Run(text);
+      return Parser(file, options, /*fast=*/true).Run(text, done_once);
     } catch (const UseReferenceReader&) {
+      if (done) throw;
     } catch (const TraceError&) {
       // From the GraphBuilder: the reference reader gives the error again,
       // unless a line it decodes before that one is bad.
+      if (done) throw;
     }
   }
-  return Parser(file, options, /*fast=*/false).Run(text);
+  return Parser(file, options, /*fast=*/false).Run(text, done_once);
 }
 
 }  // namespace
@@ -374,8 +386,12 @@ Graph ParseTrace(std::string_view text, const std::string& file, const ParseOpti
 
 Graph ParseTraceFile(const std::string& path, const ParseOptions& options) {
   static_assert(FileText::kPadding >= simdjson::SIMDJSON_PADDING);
-  const FileText file(path);
-  return ParsePaddedTrace(file.text(), path, options);
+  // The text is freed as soon as the last line is read: the graph's last
+  // steps (the end-of-log pins, its arrays cut to size, which copies them)
+  // then need no room beside it. A log of a 1,000,000-operator chain is
+  // 244 MB (issue 45, class 3).
+  std::optional<FileText> file(std::in_place, path);
+  return ParsePaddedTrace(file->text(), path, options, [&file] { file.reset(); });
 }
 
 }  // namespace dtrcheck

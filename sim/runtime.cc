@@ -182,7 +182,9 @@ void Runtime::AssignStorages() {
 void Runtime::ReservePerStorage() {
   tensors_.reserve(graph_->tensors.size());
   storages_.reserve(storage_count_);
-  if (regions_) storage_regions_.reserve(storage_count_);
+  if (regions_) storage_regions_.Reserve(storage_count_);
+  if (options_.stats) storage_stats_.reserve(storage_count_);
+  if (banishing_) evicted_dependents_.reserve(storage_count_);
   marks_.Reserve(storage_count_);
   marks2_.Reserve(storage_count_);
   region_upkeep_.ReservePerStorage(storage_count_);
@@ -193,7 +195,9 @@ void Runtime::AddStorage(Int size) {
   Storage s;
   s.size = size;
   storages_.push_back(std::move(s));
-  if (regions_) storage_regions_.emplace_back();
+  if (regions_) storage_regions_.AddStorage();
+  if (options_.stats) storage_stats_.emplace_back();
+  if (banishing_) evicted_dependents_.emplace_back();
   marks_.AddSlot();
   marks2_.AddSlot();
   region_upkeep_.AddStorage();
@@ -436,7 +440,7 @@ void Runtime::PlaceOutputs(TensorId id) {
 
 void Runtime::TEvict(StorageId sid) {
   Storage& s = storages_[sid];
-  s.stats.evict_count += 1;
+  if (options_.stats) storage_stats_[sid].evict_count += 1;
   digest_.Add(clock_, s.root_id);
   if (!ever_evicted_[sid]) {
     ever_evicted_[sid] = 1;
@@ -464,26 +468,28 @@ void Runtime::Evict(StorageId sid) {
     // Copies: absorbing may touch s's own regions when the storage graph has
     // a cycle through s (aliases), and simrd iterates the sets as they are.
     StorageList& frontier = evict_scratch_;
-    std::vector<StorageRegions>& r = storage_regions_;
+    StorageRegions& r = storage_regions_;
     // Absorbs sid into the regions of its frontier, one after another, each
     // elsewhere in memory: fetched ahead, the region itself six absorbs
-    // ahead, then what its sets point to three ahead.
-    auto absorb_all = [&](Region StorageRegions::*which, bool reverse) {
+    // ahead, then what its sets point to three ahead. The frontier's
+    // storages are material, and hold their regions already (an absorb
+    // erases sid from the frontier of the region it absorbs into).
+    auto absorb_all = [&](Region RegionPair::*which, bool reverse) {
       const size_t n = frontier.size();
       for (size_t i = 0; i < n; ++i) {
-        if (i + 6 < n) PrefetchLines(&(r[frontier[i + 6]].*which), sizeof(Region));
-        if (i + 3 < n) (r[frontier[i + 3]].*which).PrefetchAbsorb(sid);
-        region_upkeep_.Absorb(r[frontier[i]].*which, reverse, sid, r[sid].*which);
+        if (i + 6 < n) PrefetchLines(&(r.Get(frontier[i + 6]).*which), sizeof(Region));
+        if (i + 3 < n) (r.Get(frontier[i + 3]).*which).PrefetchAbsorb(sid);
+        Region& into = r.Mutable(frontier[i]).*which;
+        region_upkeep_.Absorb(into, reverse, sid, r.Get(sid).*which);
       }
     };
-    const IdSet::List* items = &r[sid].region_rev.frontier.items();
+    const IdSet::List* items = &r.Get(sid).region_rev.frontier.items();
     frontier.assign(items->begin(), items->end());
-    absorb_all(&StorageRegions::region, false);
-    items = &r[sid].region.frontier.items();
+    absorb_all(&RegionPair::region, false);
+    items = &r.Get(sid).region.frontier.items();
     frontier.assign(items->begin(), items->end());
-    absorb_all(&StorageRegions::region_rev, true);
-    r[sid].region.Release();
-    r[sid].region_rev.Release();
+    absorb_all(&RegionPair::region_rev, true);
+    r.Free(sid);
   }
   if (eq_class_) {
     Storage& s = storages_[sid];
@@ -528,8 +534,8 @@ void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
     else
       summary_.model_compute += operators_[t.op].compute;
   }
-  if (rematerialize && !t.is_alias) {
-    StorageStats& st = storages_[t.storage].stats;
+  if (options_.stats && rematerialize && !t.is_alias) {
+    StorageStats& st = storage_stats_[t.storage];
     if (direct)
       st.direct_remat_count += 1;
     else
@@ -605,21 +611,22 @@ void Runtime::ComputeTensor(TensorId id, bool rematerialize,
     StorageList& affected_rev = compute_scratch_.affected_rev;
     affected.clear();
     affected_rev.clear();
-    std::vector<StorageRegions>& r = storage_regions_;
+    StorageRegions& r = storage_regions_;
     for (StorageId us : remat_storages) {
-      region_upkeep_.Rebuild(r[us].region, us, false);
-      region_upkeep_.Rebuild(r[us].region_rev, us, true);
+      RegionPair& p = r.Mutable(us);
+      region_upkeep_.Rebuild(p.region, us, false);
+      region_upkeep_.Rebuild(p.region_rev, us, true);
     }
     // Set unions of the new frontiers, each deduplicated by its own marks.
     EpochMarks::Epoch in_affected = marks2_.NextEpoch(), in_affected_rev = marks_.NextEpoch();
     for (StorageId us : remat_storages) {
-      for (StorageId x : r[us].region_rev.frontier.items())
+      for (StorageId x : r.Get(us).region_rev.frontier.items())
         if (in_affected.TryMark(x)) affected.push_back(x);
-      for (StorageId x : r[us].region.frontier.items())
+      for (StorageId x : r.Get(us).region.frontier.items())
         if (in_affected_rev.TryMark(x)) affected_rev.push_back(x);
     }
-    for (StorageId s : affected) region_upkeep_.Rebuild(r[s].region, s, false);
-    for (StorageId s : affected_rev) region_upkeep_.Rebuild(r[s].region_rev, s, true);
+    for (StorageId s : affected) region_upkeep_.Rebuild(r.Mutable(s).region, s, false);
+    for (StorageId s : affected_rev) region_upkeep_.Rebuild(r.Mutable(s).region_rev, s, true);
   }
   if (eq_class_) {
     for (StorageId sid : remat_storages) {

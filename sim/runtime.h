@@ -30,6 +30,7 @@
 #include "sim/region_upkeep.h"
 #include "sim/simrd_errors.h"
 #include "sim/storage_adjacency.h"
+#include "sim/storage_regions.h"
 #include "sim/telemetry.h"
 #include "sim/tensor.h"
 
@@ -112,11 +113,16 @@ class Runtime {
   const std::vector<Operator>& operators() const { return operators_; }
   // s.region and s.region_rev; empty regions when this run keeps none.
   const Region& RegionOf(StorageId s) const {
-    return regions_ ? storage_regions_[s].region : NoRegion();
+    return regions_ ? storage_regions_.Get(s).region : NoRegion();
   }
   const Region& RegionRevOf(StorageId s) const {
-    return regions_ ? storage_regions_[s].region_rev : NoRegion();
+    return regions_ ? storage_regions_.Get(s).region_rev : NoRegion();
   }
+  // Per storage, its statistics when options.stats (RuntimeOptions), else empty.
+  const std::vector<StorageStats>& storage_stats() const { return storage_stats_; }
+  // Every byte the regions take (StorageRegions::Bytes): dtrcheck's own
+  // measure, which grows with the material storages, not the trace.
+  size_t RegionBytes() const { return storage_regions_.Bytes(); }
   // simrd's t.parents, t.children (in the order they gained entries) and
   // s.tensors (the root first); valid until the run goes on.
   std::span<const TensorId> Parents(TensorId t) const { return tensor_parents_.Items(t); }
@@ -244,9 +250,13 @@ class Runtime {
 
   std::vector<Frame> frames_;
   std::vector<TensorId> undefined_parents_;
-  std::vector<StorageId> tensor_storage_;        // Tensor::storage, compact, for every graph tensor
-  size_t storage_count_ = 0;                     // the storages the graph will create
-  std::vector<StorageRegions> storage_regions_;  // per storage, when regions_
+  std::vector<StorageId> tensor_storage_;    // Tensor::storage, compact, for every graph tensor
+  size_t storage_count_ = 0;                 // the storages the graph will create
+  StorageRegions storage_regions_;           // when regions_
+  std::vector<StorageStats> storage_stats_;  // per storage, when options_.stats
+  // RuntimeV1's s.meta['evicted_dependents'], per storage (when banishing_):
+  // a set, kept sorted.
+  std::vector<std::vector<TensorId>> evicted_dependents_;
   // Tensor.parents, Tensor.children and Storage.tensors, rows sized for the
   // whole graph (AssignStorages).
   StorageAdjacency tensor_parents_, tensor_children_, storage_tensors_;

@@ -16,8 +16,8 @@ void Runtime::NewTensorV1(TensorId id) {
   const Storage& s = storages_[tensors_[id].storage];
   if (s.banished) Check(false, "assert not t.storage.meta['banished']");
   for (TensorId p : Parents(id)) {
-    Storage& ps = storages_[tensors_[p].storage];
-    if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, id);
+    const StorageId ps = tensors_[p].storage;
+    if (s.root_id != storages_[ps].root_id) SortedInsert(evicted_dependents_[ps], id);
   }
 }
 
@@ -27,8 +27,8 @@ void Runtime::EvictV1(StorageId sid) {
   const Storage& s = storages_[sid];
   for (TensorId t : TensorsOf(sid))
     for (TensorId p : Parents(t)) {
-      Storage& ps = storages_[tensors_[p].storage];
-      if (s.root_id != ps.root_id) SortedInsert(ps.evicted_dependents, t);
+      const StorageId ps = tensors_[p].storage;
+      if (s.root_id != storages_[ps].root_id) SortedInsert(evicted_dependents_[ps], t);
     }
 }
 
@@ -36,10 +36,11 @@ void Runtime::EvictV1(StorageId sid) {
 // and the siblings computed with it are no longer its evicted dependents.
 void Runtime::ComputedDependentsV1(TensorId t, const std::vector<TensorId>& remat_siblings,
                                    StorageId parent) {
-  Storage& ps = storages_[parent];
+  const TensorId root = storages_[parent].root_id;
+  std::vector<TensorId>& dependents = evicted_dependents_[parent];
   for (TensorId u : remat_siblings)
-    if (storages_[tensors_[u].storage].root_id != ps.root_id) SortedErase(ps.evicted_dependents, u);
-  if (storages_[tensors_[t].storage].root_id != ps.root_id) SortedErase(ps.evicted_dependents, t);
+    if (storages_[tensors_[u].storage].root_id != root) SortedErase(dependents, u);
+  if (storages_[tensors_[t].storage].root_id != root) SortedErase(dependents, t);
 }
 
 // RuntimeV1._try_banish_V1: a storage no one can reach any more is evicted
@@ -47,7 +48,7 @@ void Runtime::ComputedDependentsV1(TensorId t, const std::vector<TensorId>& rema
 void Runtime::TryBanishV1(StorageId sid) {
   {
     Storage& s = storages_[sid];
-    if (s.ref_ext > 0 || !s.evicted_dependents.empty()) return;
+    if (s.ref_ext > 0 || !evicted_dependents_[sid].empty()) return;
     for (TensorId t : TensorsOf(sid))
       Check(tensors_[t].ref_ext == 0, "tried to banish a Storage with live Tensors");
     if (s.material) {
@@ -64,9 +65,9 @@ void Runtime::TryBanishV1(StorageId sid) {
   // parents' children, t's children's parents).
   for (TensorId t : TensorsOf(sid)) {
     for (TensorId p : Parents(t)) {
-      Storage& ps = storages_[tensors_[p].storage];
-      if (root != ps.root_id) {
-        SortedErase(ps.evicted_dependents, t);
+      const StorageId ps = tensors_[p].storage;
+      if (root != storages_[ps].root_id) {
+        SortedErase(evicted_dependents_[ps], t);
         Check(tensor_children_.EraseOne(p, t), "p.children.remove(t): t not in list");
         region_upkeep_.RemoveChildEntry(tensors_[p].storage, sid);
       }

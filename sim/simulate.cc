@@ -155,8 +155,10 @@ void FillRecord(Runtime& rt, const std::string& digest, RunRecord* rec) {
   if (const PlacedMemory* placed = rt.placed_memory()) rec->memory = placed->Record();
   rec->storage_stats.clear();
   if (rec->config.stats) {
-    for (const Storage& st : rt.storages()) {
-      const StorageStats& x = st.stats;
+    const std::vector<StorageStats>& stats = rt.storage_stats();
+    for (size_t i = 0; i < stats.size(); ++i) {
+      const Storage& st = rt.storages()[i];
+      const StorageStats& x = stats[i];
       if (x.evict_count || x.direct_remat_count || x.collateral_remat_count)
         rec->storage_stats.push_back(StorageStatRow{
             st.root_id, st.size, x.evict_count, x.direct_remat_count, x.collateral_remat_count});

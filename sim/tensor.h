@@ -65,30 +65,27 @@ struct StorageStats {
   int64_t collateral_remat_count = 0;
 };
 
+// Fields ordered so that the 16-byte Ints leave no padding: a run
+// allocates one per storage of the graph (and a fork copies them), 160
+// bytes on x86-64. What only some runs keep is the runtime's, per storage
+// only when kept: RuntimeV1's evicted dependents (Runtime::EvictedDependents),
+// the statistics (Runtime::storage_stats) and the regions.
 struct Storage {
   Int size = 0;
   Int compute = 0;  // sum of the compute of its tensors' distinct ops
   bool material = false;
   bool pinned = false;
   bool banished = false;  // RuntimeV1
-  int64_t ref_int = 0;
-  int64_t ref_ext = 0;
-  TensorId root_id = -1;
-  Stamp last_access, last_access_int, last_evict;
-  std::vector<TensorId> evicted_dependents;  // RuntimeV1; a set, kept sorted
-  // s.region and s.region_rev are the runtime's (Runtime::RegionOf): only
-  // optimized runtimes with 'regions' heuristics keep them, and a Storage
-  // without them is a third of the size, which a run allocates and a fork
-  // copies once per storage.
+  // s.region and s.region_rev are the runtime's (Runtime::RegionOf,
+  // sim/storage_regions.h): only optimized runtimes with 'regions'
+  // heuristics keep them, and only material storages have any.
   EcnState ecn_state = EcnState::kAbsent;
+  TensorId root_id = -1;
   EqNodeId ecn = kNoEqNode;
   int32_t pool_slot = -1;  // position in the storage pool, -1 if not evictable
-  StorageStats stats;
-};
-
-// A storage's two regions (Runtime::RegionOf, RegionRevOf).
-struct StorageRegions {
-  Region region, region_rev;
+  int64_t ref_int = 0;
+  int64_t ref_ext = 0;
+  Stamp last_access, last_access_int, last_evict;
 };
 
 }  // namespace dtrcheck

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/json.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
 #include "traces/locate.h"
@@ -208,18 +209,19 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
 
 std::vector<AnswerDifference> ReplayParityEntry(const std::string& entry_dir) {
   fs::path dir(entry_dir);
-  std::ifstream in(dir / "case.jsonl");
-  std::string text;
-  if (!in || !std::getline(in, text))
-    throw std::invalid_argument((dir / "case.jsonl").string() + ": cannot be read");
+  // The one bounded reader of JSON Lines (io/json.h): a case.jsonl that is
+  // /dev/zero, a FIFO or a line past its cap is refused by name, and a
+  // failed read is an error, never an empty case.
+  const std::string file = (dir / "case.jsonl").string();
   Json line;
-  try {
-    line = ParseJson(text);
-  } catch (const Json::parse_error& e) {
-    throw std::invalid_argument((dir / "case.jsonl").string() + ":1: not JSON: " + e.what());
-  } catch (const FieldError& e) {
-    throw std::invalid_argument((dir / "case.jsonl").string() + ":1: " + e.what());
-  }
+  bool read = false;
+  ReadJsonLines(file, [&](long n, Json&& j) {
+    if (read)
+      throw std::invalid_argument("one case per file, found a second on line " + std::to_string(n));
+    line = std::move(j);
+    read = true;
+  });
+  if (!read) throw std::invalid_argument(file + ": empty, expected one case");
   try {
     JsonFields j(line);
     std::string trace = (dir / j.String("trace_file")).string();
@@ -231,7 +233,7 @@ std::vector<AnswerDifference> ReplayParityEntry(const std::string& entry_dir) {
     TraceLog log = ReadTraceLogFile(trace);
     return CompareAnswers(simrd, DtrcheckSide(log, parse).Answer(config), config.heuristic);
   } catch (const FieldError& e) {
-    throw std::invalid_argument((dir / "case.jsonl").string() + ":1: " + e.what());
+    throw std::invalid_argument(file + ":1: " + e.what());
   }
 }
 

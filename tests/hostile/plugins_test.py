@@ -2,7 +2,7 @@
 """Hostile plugins (issue 45, class 5): API misuse, exceptions of any type, entry points
 that are not functions, crashes. Each gets one message naming the plugin and the
 heuristic (exit 2), or, for a crash, a message naming them before the process dies of
-the signal; never a hang, a silent crash or an earlier output lost.
+the signal; never a hang, a silent crash, an earlier output lost or a temporary left.
 
     plugins_test.py DTRCHECK MISUSE.so DATA_ENTRY.so DATA_REGISTER.so REGISTER_THROWS.so
                     ABI_THROWS.so SEGV_IN_REGISTER.so
@@ -114,6 +114,11 @@ def main() -> int:
         after = open(out).read() if os.path.exists(out) else ''
         if after != before:
             FAILED.append('a crashed sweep changed the earlier output')
+        # ... and leaves nothing beside it: no temporary (.points.jsonl.*.tmp,
+        # empty when the crash came before any point), no points.jsonl.partial.
+        beside = sorted(os.listdir(tmp))
+        if beside != ['points.jsonl']:
+            FAILED.append(f'a crashed sweep left files beside its output: {beside}')
     return verdict(FAILED)
 
 

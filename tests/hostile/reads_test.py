@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile input, class 2 (issue 45): unbounded reads. Every JSON and JSON
 Lines input (replay's corpus, sweep --merge, scan --records, census, a
-manifest, a parity manifest, a fuzzer input) goes through the one bounded
+manifest, a parity manifest and its case.jsonl, a fuzzer input) goes through the one bounded
 reader: a special file (/dev/zero, a FIFO, a directory) is refused by name
 before a byte is read, a line past 16 MiB is refused naming its line, and a failed
 allocation is an error, never an end of file that reads as "0 passed".
@@ -82,6 +82,24 @@ with tempfile.TemporaryDirectory() as tmp:
         m.write(text[:len(text) // 2])
     hostile('fuzz-diff --replay: a truncated parity manifest',
             [dtrcheck, 'fuzz-diff', '--replay', parity], manifest, 'not JSON')
+    # The same archive with its case.jsonl (what the replay compares) a FIFO
+    # (a reader would block), /dev/zero (it would read forever) or one line
+    # past 16 MiB: the bounded reader refuses it by name.
+    with open(manifest, 'w') as m:
+        m.write(text)
+    case = os.path.join(parity, 'entry', 'case.jsonl')
+    os.remove(case)
+    os.mkfifo(case)
+    hostile('fuzz-diff --replay: case.jsonl a FIFO',
+            [dtrcheck, 'fuzz-diff', '--replay', parity], case, 'is a FIFO')
+    os.remove(case)
+    os.symlink('/dev/zero', case)
+    hostile('fuzz-diff --replay: case.jsonl /dev/zero',
+            [dtrcheck, 'fuzz-diff', '--replay', parity], case, 'is a character device')
+    os.remove(case)
+    shutil.copyfile(long_line, case)
+    hostile('fuzz-diff --replay: case.jsonl with a 17 MiB line',
+            [dtrcheck, 'fuzz-diff', '--replay', parity], case + ':2: a line of')
     hostile('fuzz-decode: 2 MiB is no fuzzer input', [dtrcheck, 'fuzz-decode', big],
             big, 'longer than 1048576 bytes')
 

@@ -48,6 +48,8 @@ class AllocatorDifferential {
   bool last_served() const { return last_served_; }
   const std::vector<Block>& live() const { return live_; }
   const Allocator& model() const { return *model_; }
+  // The cuda-caching reference (PyTorch's full statistics); null for the arena.
+  const ReferenceCudaCaching* cuda_reference() const { return cuda_ ? &*cuda_ : nullptr; }
 
  private:
   std::string Compare(const char* what) const;

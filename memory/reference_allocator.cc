@@ -19,7 +19,8 @@ constexpr uint64_t kMinLargeAlloc = 10485760;
 constexpr uint64_t kRoundLarge = 2097152;
 // The simulated device (the models' convention, memory/README.md).
 constexpr uint64_t kDeviceBase = uint64_t{1} << 32;
-constexpr uint64_t kMaxRequest = uint64_t{1} << 62;
+// NativeCachingAllocator::allocate's one_exa_bytes.
+constexpr uint64_t kOneExaBytes = uint64_t{1} << 60;
 constexpr int kLarge = 0, kSmall = 1;
 
 void Raise(uint64_t& current, uint64_t& peak, uint64_t amount) {
@@ -161,10 +162,9 @@ void ReferenceCudaCaching::ReleaseCachedBlocks() {
 
 std::optional<Block> ReferenceCudaCaching::Allocate(uint64_t request_bytes) {
   if (request_bytes == 0) return Block{};
-  if (request_bytes > kMaxRequest) {  // no device has it: cudaMalloc fails
-    stats_.num_ooms += 1;
-    return std::nullopt;
-  }
+  // allocate(): TORCH_CHECK(size < one_exa_bytes) before malloc, which
+  // leaves every statistic and the cache as they were.
+  if (request_bytes >= kOneExaBytes) return std::nullopt;
   const uint64_t size = RoundSize(request_bytes);
   const int pool = size <= kSmallSize ? kSmall : kLarge;
   const uint64_t alloc_size = AllocationSize(size);

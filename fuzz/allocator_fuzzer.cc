@@ -32,21 +32,27 @@ constexpr uint64_t kMiB = 1 << 20;
 constexpr size_t kMaxSteps = 4096;
 
 uint64_t SizeOf(uint8_t cls, uint32_t v) {
-  static const uint64_t kEdges[] = {kMiB, 2 * kMiB, 10 * kMiB, 20 * kMiB, 21 * kMiB,
-                                    40 * kMiB, 64 * kMiB, 80 * kMiB};
+  static const uint64_t kEdges[] = {kMiB,      2 * kMiB,  10 * kMiB, 20 * kMiB,
+                                    21 * kMiB, 40 * kMiB, 64 * kMiB, 80 * kMiB};
   switch (cls) {
-    case 0: return v % (kMiB + 1);                            // small pool (and 0)
-    case 1: return kMiB + v % (9 * kMiB);                     // 20 MiB segments
-    case 2: return 10 * kMiB + (uint64_t{v} << 2) % (64 * kMiB);  // rounded to 2 MiB
-    case 3: return v % 4097;                                  // tiny: 512-byte rounding
+    case 0:
+      return v % (kMiB + 1);  // small pool (and 0)
+    case 1:
+      return kMiB + v % (9 * kMiB);  // 20 MiB segments
+    case 2:
+      return 10 * kMiB + (uint64_t{v} << 2) % (64 * kMiB);  // rounded to 2 MiB
+    case 3:
+      return v % 4097;  // tiny: 512-byte rounding
     case 4:
     case 5: {  // within 2 KiB of a boundary
       const uint64_t edge = kEdges[v % std::size(kEdges)];
       const uint64_t delta = (v >> 3) % 4096;
       return cls == 4 ? edge - std::min(edge, delta) : edge + delta;
     }
-    case 6: return uint64_t{v} * 64;                          // up to 1 GiB
-    default: return (uint64_t{v} << 40) | v;                  // absurd: refused
+    case 6:
+      return uint64_t{v} * 64;  // up to 1 GiB
+    default:
+      return (uint64_t{v} << 40) | v;  // absurd: refused
   }
 }
 
@@ -57,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<uint64_t> splits[] = {std::nullopt, 21, 40, 64};
   DifferentialConfig config;
   config.kind = (data[0] & 1) ? AllocatorKind::kArena : AllocatorKind::kCudaCaching;
-  if (config.kind == AllocatorKind::kCudaCaching) config.max_split_size_mb = splits[(data[0] >> 1) & 3];
+  if (config.kind == AllocatorKind::kCudaCaching)
+    config.max_split_size_mb = splits[(data[0] >> 1) & 3];
   const uint32_t cap = data[1] | (uint32_t{data[2]} << 8);
   config.capacity = ((cap & 1023) + 1) * kMiB + (cap >> 10) * 512;
   std::vector<AllocatorStep> steps;

@@ -113,7 +113,8 @@ std::string AllocatorDifferential::Step(const AllocatorStep& step) {
     return FreeLive(static_cast<size_t>(step.value % live_.size()));
   }
   const std::optional<Block> got = model_->Allocate(step.value);
-  const std::optional<Block> want = cuda_ ? cuda_->Allocate(step.value) : arena_->Allocate(step.value);
+  const std::optional<Block> want =
+      cuda_ ? cuda_->Allocate(step.value) : arena_->Allocate(step.value);
   std::ostringstream what;
   what << "malloc " << step.value;
   if (got != want) {
@@ -124,7 +125,8 @@ std::string AllocatorDifferential::Step(const AllocatorStep& step) {
   return Compare(what.str().c_str());
 }
 
-std::string RunDifferential(const DifferentialConfig& config, std::span<const AllocatorStep> steps) {
+std::string RunDifferential(const DifferentialConfig& config,
+                            std::span<const AllocatorStep> steps) {
   AllocatorDifferential d(config);
   for (size_t i = 0; i < steps.size(); ++i) {
     const std::string diff = d.Step(steps[i]);

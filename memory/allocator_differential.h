@@ -23,7 +23,7 @@ enum class AllocatorKind { kCudaCaching, kArena };
 
 struct DifferentialConfig {
   AllocatorKind kind = AllocatorKind::kCudaCaching;
-  uint64_t capacity = 0;                     // the device / the region
+  uint64_t capacity = 0;                      // the device / the region
   std::optional<uint64_t> max_split_size_mb;  // cuda-caching only, > 20
 };
 

@@ -8,8 +8,10 @@
 //     simulator under the bytes model with DTR, an observer turning every
 //     storage the runtime makes material (RuntimeObserver::OnCompute) into a
 //     malloc of its size and every eviction (OnEvict, program frees
-//     included) into a free of that storage; replayed on a device of that
-//     run's budget and of twice it (no eviction at ratio 1, evictions at 0.5);
+//     included) into a free of that storage; replayed on a device of 3/4
+//     of that run's budget, the budget and twice it (ratios 1, 0.5 and 0.3:
+//     no eviction, then more and more; a malloc the replay refuses is
+//     skipped with its free);
 //   - random ones: fixed seeds, sizes across the small pool, the 1-10 MiB
 //     band, large and oversize requests and the exact boundaries;
 //   - the divergences found (kept as cases).
@@ -116,22 +118,27 @@ TEST_P(CapturedZoo, ModelsAgreeWithTheReferenceOnTheTracesSequences) {
   const std::string name = GetParam();
   const Graph graph = ParseTraceFile(LocateCapturedTrace(name));
   const Baseline baseline = RunBaseline(graph, "RuntimeV2EagerOptimized");
-  for (double ratio : {1.0, 0.5}) {
+  for (double ratio : {1.0, 0.5, 0.3}) {
     SequenceObserver observer;
     RunConfig config;
     config.heuristic = "DTR";
     config.ratio = ratio;
     Simulate(graph, config, baseline, &observer);
-    ASSERT_FALSE(observer.events.empty());
+    // At 0.3 a trace may be out of memory before its first compute.
+    if (ratio == 1.0) {
+      ASSERT_FALSE(observer.events.empty());
+    }
+    if (observer.events.empty()) continue;
     const uint64_t budget = static_cast<uint64_t>(BudgetFromRatio(baseline.peak, ratio));
-    for (uint64_t capacity : {budget, 2 * budget}) {
+    for (uint64_t capacity : {budget * 3 / 4, budget, 2 * budget}) {
       for (AllocatorKind kind : {AllocatorKind::kCudaCaching, AllocatorKind::kArena}) {
         const std::string what = name + " ratio " + std::to_string(ratio) + " capacity " +
                                  std::to_string(capacity) +
                                  (kind == AllocatorKind::kArena ? " arena" : " cuda-caching");
-        const Replayed r = Replay({.kind = kind, .capacity = capacity}, observer.events, what);
+        const Replayed r =
+            Replay({.kind = kind, .capacity = capacity, .max_split_size_mb = std::nullopt},
+                   observer.events, what);
         EXPECT_GT(r.mallocs, 0u) << what;
-        EXPECT_GT(r.frees, 0u) << what;
       }
     }
     // max_split_size_mb: the traces' tensors are mostly below it; the
@@ -153,17 +160,22 @@ INSTANTIATE_TEST_SUITE_P(Traces, CapturedZoo, testing::ValuesIn(CapturedNames())
 // ---- random sequences --------------------------------------------------------
 
 uint64_t RandomSize(std::mt19937_64& rng) {
-  static const uint64_t kEdges[] = {0,           1,           511,          512,
-                                    513,         kMiB - 512,  kMiB,         kMiB + 1,
-                                    2 * kMiB,    10 * kMiB - 1, 10 * kMiB,  10 * kMiB + 1,
-                                    20 * kMiB,   21 * kMiB,   40 * kMiB,    64 * kMiB};
+  static const uint64_t kEdges[] = {
+      0,         1,         511,       512,           513,       kMiB - 512,
+      kMiB,      kMiB + 1,  2 * kMiB,  10 * kMiB - 1, 10 * kMiB, 10 * kMiB + 1,
+      20 * kMiB, 21 * kMiB, 40 * kMiB, 64 * kMiB};
   switch (rng() % 6) {
-    case 0: return kEdges[rng() % std::size(kEdges)];
+    case 0:
+      return kEdges[rng() % std::size(kEdges)];
     case 1:
-    case 2: return 1 + rng() % kMiB;               // small pool
-    case 3: return kMiB + 1 + rng() % (9 * kMiB);  // 1-10 MiB: 20 MiB segments
-    case 4: return 10 * kMiB + rng() % (30 * kMiB);
-    default: return 1 + rng() % (80 * kMiB);
+    case 2:
+      return 1 + rng() % kMiB;  // small pool
+    case 3:
+      return kMiB + 1 + rng() % (9 * kMiB);  // 1-10 MiB: 20 MiB segments
+    case 4:
+      return 10 * kMiB + rng() % (30 * kMiB);
+    default:
+      return 1 + rng() % (80 * kMiB);
   }
 }
 
@@ -197,7 +209,8 @@ TEST(AllocatorSequence, RandomSequencesArena) {
   std::mt19937_64 rng(42);
   for (int c = 0; c < 400; ++c) {
     const uint64_t capacity = (1 + rng() % 200) * kMiB + rng() % 4096;
-    const DifferentialConfig config{.kind = AllocatorKind::kArena, .capacity = capacity};
+    const DifferentialConfig config{
+        .kind = AllocatorKind::kArena, .capacity = capacity, .max_split_size_mb = std::nullopt};
     const std::vector<AllocatorStep> steps = RandomSteps(rng, 300);
     const std::string diff = RunDifferential(config, steps);
     ASSERT_EQ(diff, "") << "case " << c << ", capacity " << capacity;

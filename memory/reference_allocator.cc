@@ -170,7 +170,8 @@ std::optional<Block> ReferenceCudaCaching::Allocate(uint64_t request_bytes) {
   const uint64_t alloc_size = AllocationSize(size);
   std::optional<size_t> found = GetFreeBlock(size, pool);
   if (!found) found = AllocBlock(alloc_size, pool, false);
-  if (!found && ReleaseAvailableCachedBlocks(size, pool)) found = AllocBlock(alloc_size, pool, false);
+  if (!found && ReleaseAvailableCachedBlocks(size, pool))
+    found = AllocBlock(alloc_size, pool, false);
   if (!found) {
     ReleaseCachedBlocks();  // returns true
     found = AllocBlock(alloc_size, pool, true);
@@ -293,8 +294,8 @@ std::optional<Block> ReferenceArena::Allocate(uint64_t request_bytes) {
     refusals_ += 1;
     return std::nullopt;
   }
-  const uint64_t aligned =
-      (request_bytes + kCudaMemAllocAlignSize - 1) / kCudaMemAllocAlignSize * kCudaMemAllocAlignSize;
+  const uint64_t aligned = (request_bytes + kCudaMemAllocAlignSize - 1) / kCudaMemAllocAlignSize *
+                           kCudaMemAllocAlignSize;
   // FindPiece: the free list in PieceCmp order (size, then address), the
   // first piece large enough; FindProperPositionInGroup with one group
   // places the request at the piece's start.

@@ -241,7 +241,8 @@ TEST(UpstreamExpectations, PerProcessMemoryFraction) {
 // test_raises_oom, both parametrizations: 1 Ti floats is out of memory,
 // with max_split_size_mb unset and with 1024.
 TEST(UpstreamExpectations, RaisesOom) {
-  for (const std::optional<uint64_t> split : {std::optional<uint64_t>{}, std::optional<uint64_t>{1024}}) {
+  for (const std::optional<uint64_t> split :
+       {std::optional<uint64_t>{}, std::optional<uint64_t>{1024}}) {
     Both a(80 * kGiB, split);
     EXPECT_FALSE(a.Alloc(uint64_t{1} << 40));  // torch.empty(1024^4) of int8
     EXPECT_FALSE(a.Alloc(uint64_t{4} << 40));  // and of float
@@ -255,7 +256,8 @@ TEST(UpstreamExpectations, RaisesOom) {
 // CUDAAllocatorConfig's parse). roundup_power2_divisions is not modelled.
 TEST(UpstreamExpectations, AllocatorSettings) {
   const uint64_t nbytes = 4 * 21 * kMiB;
-  for (const std::optional<uint64_t> split : {std::optional<uint64_t>{}, std::optional<uint64_t>{40}}) {
+  for (const std::optional<uint64_t> split :
+       {std::optional<uint64_t>{}, std::optional<uint64_t>{40}}) {
     Both a(kGiB, split);
     ASSERT_TRUE(a.Alloc(nbytes));
     EXPECT_EQ(a.stats().active_bytes, nbytes);
@@ -294,7 +296,8 @@ TEST(UpstreamExpectations, AllocatorFuzz) {
     }
   }
   std::vector<Block> sorted = mem;
-  std::sort(sorted.begin(), sorted.end(), [](const Block& x, const Block& y) { return x.address < y.address; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Block& x, const Block& y) { return x.address < y.address; });
   for (size_t i = 1; i < sorted.size(); ++i)
     ASSERT_LE(sorted[i - 1].address + sorted[i - 1].size, sorted[i].address);
   a.CheckConsistency();

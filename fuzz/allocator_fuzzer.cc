@@ -9,7 +9,8 @@
 // bits 10-15 the 512-byte units); then 4 bytes per step: the first byte's
 // low 2 bits 0 are a free (of live block number bytes 1-3), else a malloc
 // whose size class is the first byte's bits 2-4 (the small pool, the 1-10
-// MiB band, 10-74 MiB, 0-4 KiB, near the pool and segment boundaries...) and
+// MiB band, 10-74 MiB, 0-4 KiB, within 4 KiB of the pool and segment
+// boundaries, up to 1 GiB, absurd sizes past 1 EB) and
 // value bytes 1-3.
 #include <algorithm>
 #include <cstdint>
@@ -44,7 +45,7 @@ uint64_t SizeOf(uint8_t cls, uint32_t v) {
     case 3:
       return v % 4097;  // tiny: 512-byte rounding
     case 4:
-    case 5: {  // within 2 KiB of a boundary
+    case 5: {  // within 4 KiB of a boundary
       const uint64_t edge = kEdges[v % std::size(kEdges)];
       const uint64_t delta = (v >> 3) % 4096;
       return cls == 4 ? edge - std::min(edge, delta) : edge + delta;

@@ -160,10 +160,25 @@ INSTANTIATE_TEST_SUITE_P(Traces, CapturedZoo, testing::ValuesIn(CapturedNames())
 // ---- random sequences --------------------------------------------------------
 
 uint64_t RandomSize(std::mt19937_64& rng) {
-  static const uint64_t kEdges[] = {
-      0,         1,         511,       512,           513,       kMiB - 512,
-      kMiB,      kMiB + 1,  2 * kMiB,  10 * kMiB - 1, 10 * kMiB, 10 * kMiB + 1,
-      20 * kMiB, 21 * kMiB, 40 * kMiB, 64 * kMiB};
+  // The boundaries, and NativeCachingAllocator::allocate's 1 EB limit.
+  static const uint64_t kEdges[] = {0,
+                                    1,
+                                    511,
+                                    512,
+                                    513,
+                                    kMiB - 512,
+                                    kMiB,
+                                    kMiB + 1,
+                                    2 * kMiB,
+                                    10 * kMiB - 1,
+                                    10 * kMiB,
+                                    10 * kMiB + 1,
+                                    20 * kMiB,
+                                    21 * kMiB,
+                                    40 * kMiB,
+                                    64 * kMiB,
+                                    (uint64_t{1} << 60) - 1,
+                                    uint64_t{1} << 60};
   switch (rng() % 6) {
     case 0:
       return kEdges[rng() % std::size(kEdges)];

@@ -9,6 +9,6 @@ DTRCHECK_FUZZ=1 bash ci/deps.sh
 # ci/fuzz_smoke.sh and ci/build.sh configure them, so that none of the three
 # makes the others rebuild.
 cmake --preset fuzz -DDTRCHECK_WERROR=ON >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer
+cmake --build build-fuzz -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer allocator_fuzzer
 cmake --preset release -DDTRCHECK_WERROR=ON >/dev/null
 cmake --build build -j "$(nproc)" --target dtrcheck

@@ -6,6 +6,9 @@
 #   trace_parse_fuzzer  fails on any crash, leak, timeout or sanitizer report;
 #   pathology_fuzzer    prints pathologies (expected, DTRCHECK_FUZZ_ON_FINDING
 #                       =print) and fails on a crash, or if it reported none.
+#   allocator_fuzzer    the allocator models against their references; fails
+#                       on any difference; a quarter of the time (it is cheap
+#                       and its long runs are in fuzz/RESULTS.md).
 # Usage: ci/fuzz_smoke.sh [SECONDS_PER_TARGET]   (default 60, at most 120)
 # The build directory is $DTRCHECK_FUZZ_BUILD_DIR (default build-fuzz).
 set -euo pipefail
@@ -17,7 +20,7 @@ bdir="${DTRCHECK_FUZZ_BUILD_DIR:-build-fuzz}"
 DTRCHECK_FUZZ=1 bash ci/deps.sh
 # The fuzz preset of CMakePresets.json, warnings as errors (as ci/fuzz_build.sh).
 cmake --preset fuzz -B "$bdir" -DDTRCHECK_WERROR=ON >/dev/null
-cmake --build "$bdir" -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer fuzz_case_test \
+cmake --build "$bdir" -j "$(nproc)" --target trace_parse_fuzzer pathology_fuzzer allocator_fuzzer fuzz_case_test \
       fuzz_regressions_test
 # clang must decode and generate exactly what the GCC-built CLI triages with
 # (golden digests), and the parse regressions must pass under the sanitizers.
@@ -61,5 +64,18 @@ if [ "$status" != 0 ]; then
 fi
 if [ "$findings" = 0 ]; then
   echo "fuzz_smoke: pathology_fuzzer reported no pathology in ${seconds} s" >&2
+  exit 1
+fi
+
+quarter=$((seconds / 4 > 10 ? seconds / 4 : 10))
+mkdir -p "$work/allocator_fuzzer"
+status=0
+timeout $((quarter + 120)) "$bdir/bin/allocator_fuzzer" -max_total_time="$quarter" -print_final_stats=1 \
+  -rss_limit_mb=4096 -artifact_prefix="$work/artifacts/" "$work/allocator_fuzzer" \
+  fuzz/allocator_fuzzer_seed_corpus >"$work/allocator.log" 2>&1 || status=$?
+runs="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/allocator.log" | grep -o '[0-9]*$' || echo '?')"
+echo "fuzz_smoke: allocator_fuzzer: $runs executions in ${quarter} s, exit $status"
+if [ "$status" != 0 ]; then
+  tail -60 "$work/allocator.log"
   exit 1
 fi

@@ -41,10 +41,10 @@ std::optional<Block> CudaCachingAllocator::Allocate(uint64_t request_bytes) {
   // CUDACachingAllocator::allocate hands out nullptr for 0 bytes without
   // calling malloc.
   if (request_bytes == 0) return Block{};
-  if (request_bytes > kMaxRequest) {  // no device has it; keeps the rounding exact
-    ++figures_.ooms;
-    return std::nullopt;
-  }
+  // "Tried to allocate more than 1EB memory": refused before malloc, so no
+  // cached block is released and num_ooms stays (this also keeps the
+  // rounding below free of overflow).
+  if (request_bytes >= kMaxRequest) return std::nullopt;
   const uint64_t size = RoundSize(request_bytes);
   const Pool pool = size <= kSmallSize ? kSmall : kLarge;
   const uint64_t alloc_size = AllocationSize(size);

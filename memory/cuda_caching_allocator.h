@@ -66,8 +66,10 @@ class CudaCachingAllocator final : public BlockMapAllocator {
   static constexpr uint64_t kRoundLarge = 2 << 20;
   // Where the simulated device's first segment starts.
   static constexpr uint64_t kDeviceBase = uint64_t{1} << 32;
-  // Larger requests are refused outright (no device has 4 EiB).
-  static constexpr uint64_t kMaxRequest = uint64_t{1} << 62;
+  // Requests of this size or more are refused before malloc, as
+  // NativeCachingAllocator::allocate refuses them (one_exa_bytes, 2^60):
+  // nothing released, no OOM counted.
+  static constexpr uint64_t kMaxRequest = uint64_t{1} << 60;
 
   // Throws std::invalid_argument naming the option on a bad one.
   explicit CudaCachingAllocator(const CudaCachingOptions& options);

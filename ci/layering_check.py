@@ -49,7 +49,8 @@ MAY_USE: dict[str, set[str]] = {
     'properties': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'fuzz': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
     'cli': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz', 'optimal'},
-    'python': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},  # the extension _dtrcheck
+    'python': {'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce', 'fuzz',
+               'optimal'},  # the extension _dtrcheck
 }
 # The repository's Python packages, by folder, and which folders' Python
 # code imports them besides their own (tests/ and bench/ aside).

@@ -391,12 +391,20 @@ class FuzzFinding:
     signature: str
     id: str
     description: str
-    lo: Dict[str, Any]
-    hi: Dict[str, Any]
+    lo: FindingEnd
+    hi: FindingEnd
     detail: Optional[str] = None
     factor: Optional[float] = None
     property: Optional[str] = None
     reduce_arguments: Optional[List[str]] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> 'FuzzFinding':
+        """From fuzz/lib/fuzz_check.h's FuzzFindingToJson."""
+        fields = dict(d)
+        for end in ('lo', 'hi'):
+            fields[end] = FindingEnd(**{'ratio': None, **d[end]})
+        return cls(**fields)
 
     def to_dict(self) -> Dict[str, Any]:
         """The finding as a dict."""
@@ -419,7 +427,7 @@ class FuzzCheck:
         """From the extension's JSON."""
         return cls(case=d['case'], description=d['description'],
                    points=[Record.from_dict(p) for p in d['points']],
-                   findings=[FuzzFinding(**f) for f in d['findings']])
+                   findings=[FuzzFinding.from_dict(f) for f in d['findings']])
 
     def to_dict(self) -> Dict[str, Any]:
         """Plain dicts."""

@@ -403,7 +403,9 @@ class FuzzFinding:
         """From fuzz/lib/fuzz_check.h's FuzzFindingToJson."""
         fields = dict(d)
         for end in ('lo', 'hi'):
-            fields[end] = FindingEnd(**{'ratio': None, **d[end]})
+            e = d[end]  # no 'ratio' key for a byte budget
+            fields[end] = FindingEnd(ratio=e.get('ratio'), budget=e['budget'],
+                                     status=e['status'], overhead=e['overhead'])
         return cls(**fields)
 
     def to_dict(self) -> Dict[str, Any]:

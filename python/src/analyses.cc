@@ -129,8 +129,8 @@ std::string ReduceTrace(const std::string& trace, const std::string& spec_json,
 }
 
 // `dtrcheck optimal --json` at the configuration's budget.
-std::string Optimal(const std::string& trace, const std::string& config_json,
-                    double time_limit, const std::string& engine) {
+std::string Optimal(const std::string& trace, const std::string& config_json, double time_limit,
+                    const std::string& engine) {
   return Command("optimal", [&] {
     const auto started = std::chrono::steady_clock::now();
     const std::string path = ResolveTraceArgument(trace);

@@ -56,7 +56,8 @@ MAY_USE: dict[str, set[str]] = {
     'cli': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis', 'reduce',
             'fuzz', 'optimal'},
     # python/: the extension _dtrcheck
-    'python': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis'},
+    'python': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis',
+               'reduce', 'fuzz', 'optimal'},
 }
 # The repository's Python packages, by folder, and which folders' Python
 # code imports them besides their own (tests/ and bench/ aside).

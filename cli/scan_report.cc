@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/finding_json.h"
 #include "analysis/format.h"
 #include "cli/diagnosis_report.h"
 #include "cli/provenance.h"
@@ -15,15 +16,6 @@
 namespace dtrcheck {
 
 namespace {
-
-Json EndJson(const FindingEnd& e) {
-  Json j;
-  j["ratio"] = e.ratio ? Json(*e.ratio) : Json(nullptr);
-  j["budget"] = Json(e.budget);
-  j["status"] = StatusName(e.status);
-  j["overhead"] = e.overhead;
-  return j;
-}
 
 std::map<std::string, size_t> StatusCounts(const ScanResult& r) {
   std::map<std::string, size_t> counts;
@@ -102,12 +94,12 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
     Json f;
     f["kind"] = FindingKindName(sf.found.kind);
     f["factor"] = sf.found.factor;
-    f["low"] = EndJson(sf.found.low);
-    f["high"] = EndJson(sf.found.high);
+    f["low"] = FindingEndToJson(sf.found.low);
+    f["high"] = FindingEndToJson(sf.found.high);
     if (sf.refined) {
       Json rf;
-      rf["low"] = EndJson(sf.refined->finding.low);
-      rf["high"] = EndJson(sf.refined->finding.high);
+      rf["low"] = FindingEndToJson(sf.refined->finding.low);
+      rf["high"] = FindingEndToJson(sf.refined->finding.high);
       rf["factor"] = sf.refined->finding.factor;
       rf["runs"] = sf.refined->runs;
       rf["stop_reason"] = sf.refined->stop_reason;

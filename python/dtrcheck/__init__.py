@@ -6,16 +6,19 @@ does, sweep and scan budgets for pathologies, and write policies in Python.
     'ok'
 
 Functions: run, sweep, scan, traces, trace_path (dtrcheck.simulation);
-results: Record, ScanResult, Finding, TraceInfo, to_dataframe
-(dtrcheck.record); policies: Heuristic, View, register (dtrcheck.heuristic)
+check_property, reduce, optimal, census (dtrcheck.analyses); results:
+Record, ScanResult, Finding, TraceInfo, PropertyCheck, Reduction, Optimum,
+Census, to_dataframe (dtrcheck.record); policies: Heuristic, View, register (dtrcheck.heuristic)
 and simrd's own heuristic classes through dtrcheck.simrd_adapter. Errors
 raise dtrcheck.Error (a ValueError and a RuntimeError) with the CLI's
 message. See python/README.md.
 """
 from . import _dtrcheck
+from .analyses import census, check_property, optimal, reduce
 from .heuristic import FEATURES, Heuristic, View, heuristic_names, register
-from .record import (Failure, Finding, FindingEnd, Record, Refinement, ScanResult, StorageStat,
-                     TraceInfo, to_dataframe)
+from .record import (FINDING_KINDS, PROPERTIES, STATUSES, Budget, Census, CensusRow, Failure,
+                     Finding, FindingEnd, FuzzCheck, FuzzFinding, Optimum, PropertyCheck, Record,
+                     Reduction, Refinement, ScanResult, StorageStat, TraceInfo, to_dataframe)
 from .simulation import load_plugin, run, scan, sweep, trace_path, traces
 
 __version__: str = _dtrcheck.__version__
@@ -24,7 +27,9 @@ __version__: str = _dtrcheck.__version__
 Error = _dtrcheck.Error
 Error.__module__ = 'dtrcheck'
 
-__all__ = ['Error', 'FEATURES', 'Failure', 'Finding', 'FindingEnd', 'Heuristic', 'Record',
-           'Refinement', 'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__',
-           'heuristic_names', 'load_plugin', 'register', 'run', 'scan', 'sweep', 'to_dataframe',
-           'trace_path', 'traces']
+__all__ = ['Budget', 'Census', 'CensusRow', 'Error', 'FEATURES', 'FINDING_KINDS', 'Failure',
+           'Finding', 'FindingEnd', 'FuzzCheck', 'FuzzFinding', 'Heuristic', 'Optimum',
+           'PROPERTIES', 'PropertyCheck', 'Record', 'Reduction', 'Refinement', 'STATUSES',
+           'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__', 'census',
+           'check_property', 'heuristic_names', 'load_plugin', 'optimal', 'reduce', 'register',
+           'run', 'scan', 'sweep', 'to_dataframe', 'trace_path', 'traces']

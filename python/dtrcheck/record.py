@@ -1,14 +1,25 @@
 """Typed results: a run's Record (every field of `dtrcheck run --json`), a
-scan's findings, the trace listing. Each converts to a plain dict with
-``to_dict()``; ``to_dataframe`` makes a pandas DataFrame where pandas is
-installed."""
+scan's findings, the trace listing, a property's check, a reduction, an
+optimum, a census and a fuzz input's check. Each converts to a plain dict
+with ``to_dict()``; ``to_dataframe`` makes a pandas DataFrame where pandas
+is installed. The names the C++ code gives (statuses, finding kinds,
+properties) are read from it: STATUSES, FINDING_KINDS, PROPERTIES."""
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+from . import _dtrcheck
 
 Number = Union[int, float]
+
+#: A run's status: 'ok', 'oom', 'thrashed', 'error' (sim/simulate.h).
+STATUSES: Tuple[str, ...] = tuple(_dtrcheck.statuses())
+#: The kinds of a scan's findings (analysis/pathology.h).
+FINDING_KINDS: Tuple[str, ...] = tuple(_dtrcheck.finding_kinds())
+#: The properties a trace is checked and reduced with (analysis/reduce_property.h).
+PROPERTIES: Tuple[str, ...] = tuple(_dtrcheck.property_names())
 
 
 @dataclass(frozen=True)
@@ -27,8 +38,8 @@ class Record:
     """The record of one simulation, field for field the JSON object that
     ``dtrcheck run --json`` prints (integers exact at any size).
 
-    ``status`` is ``'ok'``, ``'oom'``, ``'thrashed'`` or ``'error'``
-    (``message`` then holds the simrd assertion); ``remat_limit`` is a float
+    ``status`` is one of STATUSES (``message`` holds the simrd assertion
+    of an ``'error'``); ``remat_limit`` is a float
     from an overhead limit, an int when given in bytes, else None;
     ``storage_stats`` is None unless the run asked for ``stats=True``."""
 
@@ -135,7 +146,7 @@ class Failure:
 @dataclass(frozen=True)
 class Finding:
     """A pathology between two grid points (analysis/pathology.h): kind is
-    ``'inversion'``, ``'cliff'`` or ``'overhead-rise'``."""
+    one of FINDING_KINDS."""
 
     kind: str
     low: FindingEnd
@@ -197,6 +208,234 @@ class TraceInfo:
     def to_dict(self) -> Dict[str, Any]:
         """The trace's fields as a dict."""
         return dataclasses.asdict(self)
+
+
+def _record_of_run(d: Dict[str, Any]) -> Record:
+    """A Record from a run as a manifest holds it (the record plus its
+    overhead, which Record computes)."""
+    fields = dict(d)
+    fields.pop('overhead', None)
+    return Record.from_dict(fields)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A budget of a property: bytes, and the ratio of the trace's baseline
+    peak it came from (None for a byte budget)."""
+
+    bytes: int
+    ratio: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class PropertyCheck:
+    """A property (one of PROPERTIES) checked on a trace at its budgets:
+    whether it holds, the one-line summary, the budgets (``'lo'``, ``'hi'``)
+    and the runs at them (lo first); ``oom`` the failed run's diagnosis of
+    a pinned-oom (tensor, request, resident, locked_bytes, ...)."""
+
+    holds: bool
+    summary: str
+    budgets: Dict[str, Budget]
+    runs: List[Record]
+    oom: Optional[Dict[str, Any]] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> 'PropertyCheck':
+        """From the manifest's form (analysis/finding_manifest.h, CheckToJson)."""
+        return cls(holds=d['holds'], summary=d['summary'],
+                   budgets={k: Budget(**v) for k, v in d['budgets'].items()},
+                   runs=[_record_of_run(r) for r in d['dtrcheck']], oom=d.get('oom'))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain dicts: runs as the CLI's records."""
+        return {'holds': self.holds, 'summary': self.summary,
+                'budgets': {k: dataclasses.asdict(v) for k, v in self.budgets.items()},
+                'runs': [r.to_dict() for r in self.runs], 'oom': self.oom}
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A reduced trace (``dtrcheck reduce`` without the manifest): the file
+    written, the property before and after, the sizes before and after
+    (``{'before': n, 'after': m}``), candidates tested, rounds, whether a
+    full round changed nothing (1-minimal), seconds."""
+
+    trace: str
+    before: PropertyCheck
+    after: PropertyCheck
+    operators: Dict[str, int]
+    instructions: Dict[str, int]
+    tests: int
+    rounds: int
+    one_minimal: bool
+    seconds: float
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> 'Reduction':
+        """From the extension's JSON."""
+        fields = dict(d)
+        fields['before'] = PropertyCheck.from_dict(d['before'])
+        fields['after'] = PropertyCheck.from_dict(d['after'])
+        return cls(**fields)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain dicts."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d['before'] = self.before.to_dict()
+        d['after'] = self.after.to_dict()
+        return d
+
+
+@dataclass(frozen=True)
+class HeuristicRun:
+    """The heuristic's own run beside an optimum."""
+
+    name: str
+    runtime: str
+    status: str
+    overhead: float
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """``dtrcheck optimal --json``: the minimum total compute at a budget
+    (status 'optimal', 'feasible' (not proven), 'infeasible' or 'unknown';
+    optimal/optimum.h), its overhead, the solver's bounds, the independent
+    check of its schedule, and the heuristic's run beside it (``regret``:
+    the heuristic's overhead minus the optimum's, when both are known)."""
+
+    budget: int
+    status: str
+    lp_bound: float
+    best_bound: float
+    seconds: float
+    heuristic: HeuristicRun
+    trace: str
+    ratio: Optional[float]
+    peak: int
+    baseline_compute: int
+    nodes: int
+    recomputations: int
+    description: str
+    compute: Optional[int] = None
+    overhead: Optional[float] = None
+    engine: Optional[str] = None
+    proof: Optional[str] = None
+    warm_start: Optional[str] = None
+    interrupted: bool = False
+    model_gaps: List[str] = dataclasses.field(default_factory=list)
+    schedule_check: Optional[str] = None
+    regret: Optional[float] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> 'Optimum':
+        """From the extension's JSON (optimal/regret.h, RegretToJson)."""
+        fields = dict(d)
+        fields['heuristic'] = HeuristicRun(**d['heuristic'])
+        return cls(**fields)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain dicts."""
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class CensusRow:
+    """One policy on one trace (trace 'all': the per-policy sum), as a row
+    of ``dtrcheck census`` (analysis/census.h)."""
+
+    policy: str
+    trace: str
+    limit: str
+    points: int
+    ok: int
+    oom: int
+    thrashed: int
+    inversions: int
+    cliffs: int
+    rises: int
+    pinned_frontier: int
+    smallest_feasible: Optional[float]
+    mean_overhead: float
+    worst_overhead: float
+    hidden_cost: float
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The row as a dict."""
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Census:
+    """A census: its rows (per policy and trace, then the per-policy sums)
+    and the CLI's markdown and csv tables of them."""
+
+    rows: List[CensusRow]
+    markdown: str
+    csv: str
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain dicts."""
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class FuzzFinding:
+    """A pathology the pathology fuzzer's check found in one input
+    (fuzz/lib/fuzz_check.h): kind ('inversion', 'pinned-oom', 'cliff' or
+    'simrd-error'), its signature and id, one line, the two ends, and what
+    to reduce it with."""
+
+    kind: str
+    signature: str
+    id: str
+    description: str
+    lo: FindingEnd
+    hi: FindingEnd
+    detail: Optional[str] = None
+    factor: Optional[float] = None
+    property: Optional[str] = None
+    reduce_arguments: Optional[List[str]] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> 'FuzzFinding':
+        """From fuzz/lib/fuzz_check.h's FuzzFindingToJson."""
+        fields = dict(d)
+        for end in ('lo', 'hi'):
+            e = d[end]  # no 'ratio' key for a byte budget
+            fields[end] = FindingEnd(ratio=e.get('ratio'), budget=e['budget'],
+                                     status=e['status'], overhead=e['overhead'])
+        return cls(**fields)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The finding as a dict."""
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class FuzzCheck:
+    """One fuzz input checked: the case it decodes to (``dtrcheck
+    fuzz-decode``'s JSON and text), the records of its grid and the
+    findings."""
+
+    case: Dict[str, Any]
+    description: str
+    points: List[Record]
+    findings: List[FuzzFinding]
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> 'FuzzCheck':
+        """From the extension's JSON."""
+        return cls(case=d['case'], description=d['description'],
+                   points=[Record.from_dict(p) for p in d['points']],
+                   findings=[FuzzFinding.from_dict(f) for f in d['findings']])
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain dicts."""
+        return {'case': self.case, 'description': self.description,
+                'points': [p.to_dict() for p in self.points],
+                'findings': [f.to_dict() for f in self.findings]}
 
 
 def to_dataframe(records: Iterable[Record]) -> Any:

@@ -2,6 +2,7 @@
 // (python/dtrcheck) wraps it; nothing here is meant to be called directly.
 #include <pybind11/pybind11.h>
 
+#include "analyses.h"
 #include "python_heuristic.h"
 #include "simulation.h"
 
@@ -15,4 +16,5 @@ PYBIND11_MODULE(_dtrcheck, m) {
       m, "Error", py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_RuntimeError)));
   dtrcheck::python::BindSimulation(m);
   dtrcheck::python::BindHeuristics(m);
+  dtrcheck::python::BindAnalyses(m);
 }

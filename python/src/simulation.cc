@@ -5,6 +5,8 @@
 // from Python has every field of the CLI's, exactly (integers of any size).
 #include "simulation.h"
 
+#include "command.h"
+
 #include <pybind11/stl.h>
 
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/finding_json.h"
 #include "analysis/scan.h"
 #include "analysis/sweep.h"
 #include "io/json.h"
@@ -103,20 +106,11 @@ std::vector<BudgetSpec> Budgets(const std::string& grid_json) {
   return RatioBudgets(RatioGrid(from, to, step));
 }
 
-Json EndJson(const FindingEnd& e) {
-  Json j;
-  j["ratio"] = e.ratio ? Json(*e.ratio) : Json(nullptr);
-  j["budget"] = Json(e.budget);
-  j["status"] = StatusName(e.status);
-  j["overhead"] = e.overhead;
-  return j;
-}
-
 Json FindingJson(const Finding& f) {
   Json j;
   j["kind"] = FindingKindName(f.kind);
-  j["low"] = EndJson(f.low);
-  j["high"] = EndJson(f.high);
+  j["low"] = FindingEndToJson(f.low);
+  j["high"] = FindingEndToJson(f.high);
   j["factor"] = f.factor;
   j["description"] = DescribeFinding(f);
   return j;
@@ -168,22 +162,8 @@ ScanSettings Settings(const std::string& settings_json, int jobs) {
   }
   settings.diagnose = s.value("diagnose", true);
   settings.jobs = jobs;
+  settings.cancel = Interrupt::flag();
   return settings;
-}
-
-// Runs f, turning every C++ exception into a CommandError that reads as the
-// CLI's message ("dtrcheck run: ..."); the GIL is released meanwhile, so
-// that the simulator's threads can run Python policies.
-template <typename F>
-auto Command(const char* name, F f) -> decltype(f()) {
-  try {
-    py::gil_scoped_release release;
-    return f();
-  } catch (const py::error_already_set&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw CommandError(std::string("dtrcheck ") + name + ": " + e.what());
-  }
 }
 
 std::string Run(const std::string& trace, const std::string& config_json,
@@ -191,7 +171,8 @@ std::string Run(const std::string& trace, const std::string& config_json,
   return Command("run", [&] {
     RunConfig config = Config(config_json);
     Loaded t = Load(trace, parse_json, config);
-    return RecordToJson(Simulate(*t.graph, config, t.baseline)).dump();
+    InterruptObserver interrupt;
+    return RecordToJson(Simulate(*t.graph, config, t.baseline, &interrupt)).dump();
   });
 }
 
@@ -204,6 +185,7 @@ std::vector<std::string> Sweep(const std::string& trace, const std::string& conf
     Loaded t = Load(trace, parse_json, config);
     SweepOptions options;
     options.jobs = jobs;
+    options.cancel = Interrupt::flag();
     SweepResult r = RunSweep(*t.graph, config, t.baseline, budgets, options);
     std::vector<std::string> out;
     for (const auto& p : r.points) out.push_back(RecordToJson(p.record).dump());

@@ -2,6 +2,9 @@
 #ifndef DTRCHECK_CLI_FUZZ_COMMANDS_H_
 #define DTRCHECK_CLI_FUZZ_COMMANDS_H_
 
+#include <cstdint>
+#include <string>
+
 #include "cli/commands.h"
 
 namespace dtrcheck {
@@ -29,6 +32,28 @@ Action AddBucketCommand(CLI::App& app);
 // differential fuzzing against simrd (fuzz/lib/diff_fuzz.h); --replay DIR
 // replays its archive.
 Action AddFuzzDiffCommand(CLI::App& app);
+
+// fuzz-optimal [--time S | --cases N] [--seed N] [--archive DIR] [-j N]:
+// differential fuzzing of the optimum (optimal/optimum_fuzz.h); --replay
+// DIR replays its archive (corpus/optimal-violation).
+struct FuzzOptimalOptions {
+  double seconds = 0;  // wall clock; 0 with no --cases: 60
+  int64_t cases = -1;
+  int64_t only_case = -1;
+  uint64_t seed = 1;
+  std::string archive = "corpus/optimal-violation";
+  int jobs = 1;
+  size_t max_operators = 150;
+  int max_mutations = 3;
+  double solve_seconds = 2;
+  double reduce_seconds = 120;
+  bool no_reduce = false;
+  bool json = false;
+  std::string plant;  // testing aid (PlantedDefects)
+  std::string replay;
+};
+int RunFuzzOptimal(const FuzzOptimalOptions& options);
+Action AddFuzzOptimalCommand(CLI::App& app);
 
 }  // namespace dtrcheck
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -491,6 +492,12 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   CbcModel model(solver);
   CbcLimits events(cbc_limits);
   model.passInEventHandler(&events);
+  // CBC's command-line driver keeps its place in the arguments in globals:
+  // two threads solving at once (fuzz-optimal -j2) read each other's
+  // arguments, lose "-log 0" and the time limit, and even read commands
+  // from standard input. One CBC solve at a time in a process.
+  static std::mutex cbc_driver;
+  std::lock_guard<std::mutex> one_at_a_time(cbc_driver);
   CbcSolverUsefulData data;
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality

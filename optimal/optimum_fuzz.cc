@@ -33,11 +33,11 @@ bool Proven(OptimalStatus s) {
   return s == OptimalStatus::kOptimal || s == OptimalStatus::kInfeasible;
 }
 
-// A bound above a cost, beyond rounding: CBC's bound is a double that may
-// sit a hair above an integral optimum.
+// A bound above a cost, beyond rounding: costs are integers, and an LP
+// bound is a double that may sit a relative hair above an integral optimum.
 bool BoundAbove(double bound, Int cost) {
   const double c = IntToDouble(cost);
-  return bound > c + 1e-6 * std::max(1.0, std::fabs(c));
+  return bound > c + std::max(0.5, 1e-9 * std::fabs(c));
 }
 
 void Plant(const std::string& plant, OptimalResult* r) {
@@ -72,9 +72,12 @@ void CheckSolveSchedule(const Graph& g, const RematProblem& p, Int budget, Check
 }  // namespace
 
 const std::vector<std::string>& OptimumViolationKinds() {
-  static const std::vector<std::string> kinds = {
-      "model-gap",          "schedule-rejected",    "infeasible-where-ok", "optimum-above-schedule",
-      "bound-above-schedule", "engines-disagree"};
+  static const std::vector<std::string> kinds = {"model-gap",
+                                                 "schedule-rejected",
+                                                 "infeasible-where-ok",
+                                                 "optimum-above-schedule",
+                                                 "bound-above-schedule",
+                                                 "engines-disagree"};
   return kinds;
 }
 
@@ -157,19 +160,18 @@ OptimumAtBudget CheckOptimumAt(const Graph& g, const RematProblem& p, const Base
                                               " (" + r.proof + "), " + at.cheapest_source +
                                               " costs " + IntToString(*at.cheapest));
     if (r.status != OptimalStatus::kInfeasible && BoundAbove(r.best_bound, *at.cheapest))
-      violation("bound-above-schedule", s.name + "'s proven bound " +
-                                            std::to_string(r.best_bound) + " exceeds " +
-                                            at.cheapest_source + "'s cost " +
+      violation("bound-above-schedule", s.name + "'s proven bound " + std::to_string(r.best_bound) +
+                                            " exceeds " + at.cheapest_source + "'s cost " +
                                             IntToString(*at.cheapest));
   }
   if (at.solves.size() == 3) {
     const OptimalResult &a = at.solves[1].result, &b = at.solves[2].result;
     if (Proven(a.status) && Proven(b.status) && (a.status != b.status || a.compute != b.compute))
-      violation("engines-disagree",
-                std::string("search: ") + OptimalStatusName(a.status) +
-                    (a.compute ? " " + IntToString(*a.compute) : "") + " (" + a.proof +
-                    "); milp: " + OptimalStatusName(b.status) +
-                    (b.compute ? " " + IntToString(*b.compute) : "") + " (" + b.proof + ")");
+      violation("engines-disagree", std::string("search: ") + OptimalStatusName(a.status) +
+                                        (a.compute ? " " + IntToString(*a.compute) : "") + " (" +
+                                        a.proof + "); milp: " + OptimalStatusName(b.status) +
+                                        (b.compute ? " " + IntToString(*b.compute) : "") + " (" +
+                                        b.proof + ")");
   }
   at.seconds = Seconds(started);
   return at;
@@ -296,10 +298,9 @@ std::string ArchiveOptimumViolation(const std::string& archive, const TraceLog& 
                                     const OptimumProvenance& provenance) {
   const std::string text = TraceLogText(r.log);
   const Json parse_json = ParseOptionsToJson(parse);
-  const std::string id =
-      Sha256OfText(text + "\n" + parse_json.dump() + "\n" + IntToString(budget) + "\n" + kind +
-                   "\n" + options.plant)
-          .substr(0, 16);
+  const std::string id = Sha256OfText(text + "\n" + parse_json.dump() + "\n" + IntToString(budget) +
+                                      "\n" + kind + "\n" + options.plant)
+                             .substr(0, 16);
   const fs::path dir = fs::path(archive) / id;
   if (fs::exists(dir)) return id;
   fs::create_directories(archive);
@@ -309,39 +310,38 @@ std::string ArchiveOptimumViolation(const std::string& archive, const TraceLog& 
   WriteTraceLogFile(r.log, (tmp / "trace.log").string());
   WriteTraceLogFile(original, (tmp / "original.log").string());
   const std::string entry = (fs::path(archive) / id).string();
-  Json manifest = {
-      {"format", 1},
-      {"id", id},
-      {"kind", kind},
-      {"status", options.plant.empty() ? "open" : "planted"},
-      {"plant", options.plant.empty() ? Json() : Json(options.plant)},
-      {"budget", Json(budget)},
-      {"parse", parse_json},
-      {"solve_seconds", options.solve_seconds},
-      {"compare_engines", options.compare_engines},
-      {"trace", "trace.log"},
-      {"trace_sha256", Sha256OfText(text)},
-      {"operators", r.log.NumOperators()},
-      {"instructions", r.log.instrs.size()},
-      {"original",
-       {{"trace", "original.log"},
-        {"trace_sha256", Sha256OfText(TraceLogText(original))},
-        {"operators", original.NumOperators()},
-        {"instructions", original.instrs.size()}}},
-      {"reduction",
-       {{"tests", r.shrink.tests},
-        {"minimal", r.shrink.minimal},
-        {"time_limited", r.time_limited},
-        {"seconds", r.seconds}}},
-      {"found", provenance.found},
-      {"at_budget", OptimumAtBudgetToJson(r.at)},
-      {"dtrcheck_commit", provenance.commit},
-      {"commands",
-       {{"found_by", provenance.command},
-        {"reproduce", provenance.reproduce},
-        {"optimal", "dtrcheck optimal " + entry + "/trace.log --budget " + IntToString(budget) +
-                        " --warm-start all --json"},
-        {"replay", "dtrcheck fuzz-optimal --replay " + archive}}}};
+  Json manifest = {{"format", 1},
+                   {"id", id},
+                   {"kind", kind},
+                   {"status", options.plant.empty() ? "open" : "planted"},
+                   {"plant", options.plant.empty() ? Json() : Json(options.plant)},
+                   {"budget", Json(budget)},
+                   {"parse", parse_json},
+                   {"solve_seconds", options.solve_seconds},
+                   {"compare_engines", options.compare_engines},
+                   {"trace", "trace.log"},
+                   {"trace_sha256", Sha256OfText(text)},
+                   {"operators", r.log.NumOperators()},
+                   {"instructions", r.log.instrs.size()},
+                   {"original",
+                    {{"trace", "original.log"},
+                     {"trace_sha256", Sha256OfText(TraceLogText(original))},
+                     {"operators", original.NumOperators()},
+                     {"instructions", original.instrs.size()}}},
+                   {"reduction",
+                    {{"tests", r.shrink.tests},
+                     {"minimal", r.shrink.minimal},
+                     {"time_limited", r.time_limited},
+                     {"seconds", r.seconds}}},
+                   {"found", provenance.found},
+                   {"at_budget", OptimumAtBudgetToJson(r.at)},
+                   {"dtrcheck_commit", provenance.commit},
+                   {"commands",
+                    {{"found_by", provenance.command},
+                     {"reproduce", provenance.reproduce},
+                     {"optimal", "dtrcheck optimal " + entry + "/trace.log --budget " +
+                                     IntToString(budget) + " --warm-start all --json"},
+                     {"replay", "dtrcheck fuzz-optimal --replay " + archive}}}};
   std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
   std::error_code ec;
   fs::rename(tmp, dir, ec);
@@ -353,8 +353,7 @@ std::string ArchiveOptimumViolation(const std::string& archive, const TraceLog& 
   return id;
 }
 
-OptimumReplay ReplayOptimumViolation(const std::string& entry_dir,
-                                     const OptimumFuzzOptions& base) {
+OptimumReplay ReplayOptimumViolation(const std::string& entry_dir, const OptimumFuzzOptions& base) {
   const fs::path dir(entry_dir);
   const std::string manifest_path = (dir / "manifest.json").string();
   const Json manifest = ReadJsonFile(manifest_path);  // names the file and line when broken

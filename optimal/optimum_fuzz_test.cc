@@ -107,8 +107,8 @@ TEST_P(PlantedDefect, IsCaughtReducedArchivedAndReplayed) {
   ASSERT_GT(at.ok_runs, 0u);
   ASSERT_EQ(Count(at, GetParam().kind), 1u) << OptimumAtBudgetToJson(at).dump(2);
 
-  const ReducedViolation red = ReduceOptimumViolation(log, {}, at.budget, GetParam().kind, o,
-                                                      ShrinkWithReducer, 300);
+  const ReducedViolation red =
+      ReduceOptimumViolation(log, {}, at.budget, GetParam().kind, o, ShrinkWithReducer, 300);
   EXPECT_LT(red.log.NumOperators(), log.NumOperators());
   EXPECT_TRUE(ShowsOptimumViolation(red.log, {}, at.budget, GetParam().kind, o));
   OptimumFuzzOptions clean = o;

@@ -90,6 +90,7 @@ TEST(OptimumFuzz, RefusesATraceThatDoesNotParse) {
 struct Planted {
   std::string plant, kind;
 };
+void PrintTo(const Planted& p, std::ostream* os) { *os << p.plant << " -> " << p.kind; }
 
 class PlantedDefect : public ::testing::TestWithParam<Planted> {};
 

@@ -5,7 +5,8 @@
 # with --warm-start all and a 5 s limit. Prints one line per solve: status,
 # proof, operators, and the model gaps (ok runs whose schedule the model
 # has no counterpart for). A "MODEL DEFECT" proof or a non-zero exit is a
-# violation. Not the fuzzer of issue 40 item 3 (no mutations, no reduction).
+# violation. The fuzzer of issue 40 item 3, with mutations, reduction and
+# an archive, is `dtrcheck fuzz-optimal` (optimal/README.md).
 #   bench/optimal_warm_start_sweep.sh build/bin/dtrcheck [DIR]
 set -euo pipefail
 dtrcheck=$(realpath "$1")

@@ -68,6 +68,11 @@ Action AddOptimalCommand(CLI::App& app);
 // differential fuzzing against simrd (fuzz/lib/diff_fuzz.h); --replay DIR
 // replays its archive.
 Action AddFuzzDiffCommand(CLI::App& app);
+
+// fuzz-optimal [--time S | --cases N] [--seed N] [--archive DIR] [-j N]:
+// differential fuzzing of the optimum (optimal/optimum_fuzz.h); --replay
+// DIR replays its archive (corpus/optimal-violation).
+Action AddFuzzOptimalCommand(CLI::App& app);
 // bucket MANIFEST... : the root-cause bucket of each reduced counterexample
 // (analysis/bucket.h), one JSON object per line.
 Action AddBucketCommand(CLI::App& app);

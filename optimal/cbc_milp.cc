@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -491,6 +492,12 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   CbcModel model(solver);
   CbcLimits events(cbc_limits);
   model.passInEventHandler(&events);
+  // CBC's command-line driver keeps its place in the arguments in globals:
+  // two threads solving at once (fuzz-optimal -j2) read each other's
+  // arguments, lose "-log 0" and the time limit, and even read commands
+  // from standard input. One CBC solve at a time in a process.
+  static std::mutex cbc_driver;
+  std::lock_guard<std::mutex> one_at_a_time(cbc_driver);
   CbcSolverUsefulData data;
   CbcMain0(model, data);
   // Costs are integers in cost units: a gap below one unit proves optimality
@@ -498,9 +505,12 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   // limit is wall-clock time (timeMode elapsed), as the command's is.
   const std::string seconds = std::to_string(std::max(0.01, cbc_limits.SecondsLeft()));
   const std::string gap = std::to_string(program.AllowableGap());
+  // Two-MIR cuts off: Cgl's generator prints "2mir_test: why does constraint
+  // not exist ?" with printf, past every log level, into the standard output
+  // that `dtrcheck optimal --json` writes its one JSON object to.
   std::vector<std::string> args = {
-      "dtrcheck-optimal", "-log", "0",         "-timeMode", "elapsed", "-seconds", seconds,
-      "-allowableGap",    gap,    "-ratioGap", "0"};
+      "dtrcheck-optimal", "-log", "0",         "-timeMode", "elapsed",     "-seconds", seconds,
+      "-allowableGap",    gap,    "-ratioGap", "0",         "-twoMirCuts", "off"};
   if (extras.cutoff) {
     args.push_back("-cutoff");
     args.push_back(std::to_string(program.CutoffBelow(*extras.cutoff / cost_unit)));
@@ -529,7 +539,14 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   const bool cbc_caught_sigint =
       model.secondaryStatus() == 5 && !cbc_limits.Expired() && !model.isSecondsLimitReached();
   if (cbc_caught_sigint) raise(SIGINT);
-  double cbc_bound = program.CostBound(model.getBestPossibleObjValue()) * unit;
+  // CBC's bound counts only from a completed search. Stopped by the limits,
+  // it may come from a relaxation whose simplex our events cut short, which
+  // bounds nothing: the fuzzer (optimal/optimum_fuzz.h) found it 54,000
+  // times the cost of a schedule the search proved optimal (seed 1 case 1,
+  // 46 operators at 14,134,385 bytes, --solve-time 2), and such a bound
+  // would also "prove" any schedule below it optimal (below). The LP
+  // relaxation's bound, solved to optimality beforehand, stands.
+  double cbc_bound = completed ? program.CostBound(model.getBestPossibleObjValue()) * unit : 0;
   // Under a cutoff CBC prunes every node at or above it, so its bound says
   // only that nothing below the cutoff is left: never more than the cutoff
   // (unet seed 91739 at 0.55 printed a "proven bound" 385x the schedule found).

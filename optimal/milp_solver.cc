@@ -7,6 +7,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include "optimal/blas_threads.h"
@@ -63,14 +64,26 @@ const CbcModuleEntryPoints& Module() {
   return *points;
 }
 
+// One call into CBC and Clp at a time in a process: CBC's driver keeps its
+// arguments in globals (cbc_milp.cc), and a two-thread fuzz-optimal run
+// (with CBC's driver already serialized) aborted in Clp's primal simplex
+// (ClpPrimalColumnSteepest::pivotColumn's assertion), whether from the
+// threads or from the LP is not established. A waiting solve's time runs on.
+std::mutex& ModuleMutex() {
+  static std::mutex m;
+  return m;
+}
+
 }  // namespace
 
 LpRelaxation MilpLpBound(const RematProblem& p, Int budget, const SolveLimits& limits) {
+  std::lock_guard<std::mutex> lock(ModuleMutex());
   return Module().lp_bound(p, budget, limits);
 }
 
 OptimalResult SolveMilp(const RematProblem& p, Int budget, const SolveLimits& limits,
                         const MilpExtras& extras) {
+  std::lock_guard<std::mutex> lock(ModuleMutex());
   return Module().solve(p, budget, limits, extras);
 }
 

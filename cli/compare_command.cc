@@ -9,6 +9,7 @@
 #include "analysis/format.h"
 #include "analysis/sweep.h"
 #include "cli/grid_options.h"
+#include "cli/memory_option.h"
 #include "cli/sweep_commands.h"
 #include "io/record.h"
 
@@ -18,6 +19,7 @@ namespace {
 
 struct CompareOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   std::vector<std::string> at;
   bool bytes = false, json = false;
 };
@@ -98,6 +100,7 @@ void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison&
 
 int RunCompare(CompareOptions& o) {
   FinishSimulationOptions(&o.sim);
+  o.sim.config.memory = FinishMemoryOptions(o.memory);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "compare takes two --at budgets instead");
   if (o.at.size() != 2)
@@ -139,6 +142,7 @@ Action AddCompareCommand(CLI::App& app) {
       app.add_subcommand("compare", "compare how two budgets evict (e.g. across a regime cliff)");
   auto o = std::make_shared<CompareOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddMemoryOptions(cmd, &o->memory);
   RemoveBudgetOptions(cmd);
   cmd->add_option("--at", o->at,
                   "a budget: a ratio of the baseline peak (bytes with --bytes); give two")

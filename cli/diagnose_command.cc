@@ -6,6 +6,7 @@
 
 #include "analysis/pathology.h"
 #include "cli/diagnosis_report.h"
+#include "cli/memory_option.h"
 #include "cli/sweep_commands.h"
 
 namespace dtrcheck {
@@ -15,10 +16,13 @@ Action AddDiagnoseCommand(CLI::App& app) {
       app.add_subcommand("diagnose", "run one configuration and explain an out-of-memory failure");
   auto opts = std::make_shared<SimulationOptions>();
   auto json = std::make_shared<bool>(false);
+  auto memory = std::make_shared<MemoryFlags>();
   AddSimulationOptions(cmd, opts.get());
+  AddMemoryOptions(cmd, memory.get());
   cmd->add_flag("--json", *json, "print the diagnosis as one JSON object");
-  return {cmd, [opts, json]() -> int {
+  return {cmd, [opts, json, memory]() -> int {
             FinishSimulationOptions(opts.get());
+            opts->config.memory = FinishMemoryOptions(*memory);
             Graph graph = ParseTraceFile(opts->trace, opts->parse);
             Baseline baseline = RunBaseline(graph, opts->config.baseline_runtime);
             Diagnosis d = Diagnose(graph, opts->config, baseline);

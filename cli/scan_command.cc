@@ -9,6 +9,7 @@
 #include "analysis/format.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
@@ -22,6 +23,7 @@ namespace {
 
 struct ScanOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   GridOptions grid;
   double cliff_factor = 2.0, cliff_delta = 0.001, rise_factor = 1.5;
   std::string cliff_delta_bytes;
@@ -88,6 +90,7 @@ std::string RecordsGridText(const ScanResult& r, const std::string& file) {
 
 int RunScanCommand(ScanOptions& o) {
   FinishSimulationOptions(&o.sim);
+  o.sim.config.memory = FinishMemoryOptions(o.memory);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a scan takes --from, --to and --step instead");
   if (!o.records.empty() && !o.grid.from.empty())
@@ -148,6 +151,7 @@ Action AddScanCommand(CLI::App& app) {
       "scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
   auto o = std::make_shared<ScanOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddMemoryOptions(cmd, &o->memory);
   RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);
   cmd->add_option("--cliff-factor", o->cliff_factor,

@@ -18,6 +18,7 @@
 
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/sweep_commands.h"
@@ -35,6 +36,7 @@ namespace {
 
 struct SweepCommandOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   GridOptions grid;
   std::string format = "table";
   std::string output, plot, resume, shard, heuristics;
@@ -128,6 +130,7 @@ int RunSweepCommand(SweepCommandOptions& o) {
   if (o.sim.trace.empty())
     throw CLI::ValidationError("TRACE", "a trace is required (or --merge FILES)");
   FinishSimulationOptions(&o.sim);
+  o.sim.config.memory = FinishMemoryOptions(o.memory);
   RefuseSameFile(o.sim.trace, "trace", o.output, "-o");
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a sweep takes --from, --to and --step instead");
@@ -252,6 +255,7 @@ Action AddSweepCommand(CLI::App& app) {
       app.add_subcommand("sweep", "run one configuration over a grid of budgets, in budget order");
   auto o = std::make_shared<SweepCommandOptions>();
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddMemoryOptions(cmd, &o->memory);
   cmd->get_option("TRACE")->required(false);
   RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);

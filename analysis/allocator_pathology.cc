@@ -43,8 +43,8 @@ std::vector<Finding> FindFragmentationOoms(const std::vector<SweepPoint>& alloca
   std::vector<Finding> out;
   for (size_t i = 0; i < allocator.size(); ++i) {
     if (!fragmented(i) || (i + 1 < allocator.size() && fragmented(i + 1))) continue;
-    out.push_back(Finding{FindingKind::kFragmentationOom, EndOf(bytes[i], i),
-                          EndOf(allocator[i], i), 0});
+    out.push_back(
+        Finding{FindingKind::kFragmentationOom, EndOf(bytes[i], i), EndOf(allocator[i], i), 0});
   }
   return out;
 }

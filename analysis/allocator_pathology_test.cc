@@ -81,10 +81,10 @@ TEST(MarkAllocatorOnly, RelabelsWhatBytesLacks) {
   EXPECT_EQ(inversions[1].kind, FindingKind::kAllocatorInversion);
   // Cliffs: 1.0 -> 3.0 under the allocator at (0,1) and (2,3); bytes
   // 1.0 -> 2.5 at (0,1) (a cliff at factor 2) and 1.0 -> 1.5 at (2,3) (none).
-  auto bytes2 = Indexed(
-      {Point(10, kOk, 1.0), Point(11, kOk, 2.5), Point(20, kOk, 1.0), Point(21, kOk, 1.5)});
-  auto alloc2 = Indexed(
-      {Point(10, kOk, 1.0), Point(11, kOk, 3.0), Point(20, kOk, 1.0), Point(21, kOk, 3.0)});
+  auto bytes2 =
+      Indexed({Point(10, kOk, 1.0), Point(11, kOk, 2.5), Point(20, kOk, 1.0), Point(21, kOk, 1.5)});
+  auto alloc2 =
+      Indexed({Point(10, kOk, 1.0), Point(11, kOk, 3.0), Point(20, kOk, 1.0), Point(21, kOk, 3.0)});
   std::vector<Finding> cliffs = FindRegimeCliffs(alloc2, 2.0, 1);
   MarkAllocatorOnly(bytes2, 2.0, &cliffs);
   ASSERT_EQ(Pairs(cliffs), (P{{0, 1}, {2, 3}}));

@@ -147,20 +147,20 @@ namespace {
 
 std::vector<std::string> Cells(const CensusRow& r, bool allocator) {
   std::vector<std::string> cells = {r.policy,
-          r.trace,
-          r.limit,
-          std::to_string(r.points),
-          std::to_string(r.ok),
-          std::to_string(r.oom),
-          std::to_string(r.thrashed),
-          std::to_string(r.inversions),
-          std::to_string(r.cliffs),
-          std::to_string(r.rises),
-          std::to_string(r.pinned_frontier),
-          r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
-          r.ok ? Fixed(r.mean_overhead, 3) : "-",
-          r.ok ? Fixed(r.worst_overhead, 3) : "-",
-          Fixed(r.hidden_cost, 4)};
+                                    r.trace,
+                                    r.limit,
+                                    std::to_string(r.points),
+                                    std::to_string(r.ok),
+                                    std::to_string(r.oom),
+                                    std::to_string(r.thrashed),
+                                    std::to_string(r.inversions),
+                                    std::to_string(r.cliffs),
+                                    std::to_string(r.rises),
+                                    std::to_string(r.pinned_frontier),
+                                    r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
+                                    r.ok ? Fixed(r.mean_overhead, 3) : "-",
+                                    r.ok ? Fixed(r.worst_overhead, 3) : "-",
+                                    Fixed(r.hidden_cost, 4)};
   if (allocator) {
     for (size_t n : {r.fragmentation_ooms, r.allocator_inversions, r.allocator_cliffs,
                      r.reserved_peak_inversions})

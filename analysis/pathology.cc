@@ -161,11 +161,13 @@ const char* FindingKindName(FindingKind kind) {
 }
 
 const std::vector<FindingKind>& AllFindingKinds() {
-  static const std::vector<FindingKind> kinds = {
-      FindingKind::kInversion,          FindingKind::kOverheadRise,
-      FindingKind::kRegimeCliff,        FindingKind::kFragmentationOom,
-      FindingKind::kAllocatorInversion, FindingKind::kAllocatorCliff,
-      FindingKind::kReservedPeakInversion};
+  static const std::vector<FindingKind> kinds = {FindingKind::kInversion,
+                                                 FindingKind::kOverheadRise,
+                                                 FindingKind::kRegimeCliff,
+                                                 FindingKind::kFragmentationOom,
+                                                 FindingKind::kAllocatorInversion,
+                                                 FindingKind::kAllocatorCliff,
+                                                 FindingKind::kReservedPeakInversion};
   return kinds;
 }
 

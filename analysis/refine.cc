@@ -83,8 +83,7 @@ RefineResult RefineFinding(const Graph& graph, const RunConfig& base, const Base
   }
   r.finding.low = EndOf(r.low, finding.low.index);
   r.finding.high = EndOf(r.high, finding.high.index);
-  if (finding.kind != FindingKind::kInversion &&
-      finding.kind != FindingKind::kAllocatorInversion) {
+  if (finding.kind != FindingKind::kInversion && finding.kind != FindingKind::kAllocatorInversion) {
     double a = r.finding.low.overhead, b = r.finding.high.overhead;
     r.finding.factor = std::min(a, b) > 0 ? std::max(a, b) / std::min(a, b) : finding.factor;
   }

@@ -84,10 +84,10 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
         if (s.refine && refinable) {
           Int tolerance = s.tolerance > 0 ? s.tolerance
                                           : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
-          double threshold = f.kind == FindingKind::kRegimeCliff ||
-                                     f.kind == FindingKind::kAllocatorCliff
-                                 ? s.cliff_factor
-                                 : s.rise_factor;
+          double threshold =
+              f.kind == FindingKind::kRegimeCliff || f.kind == FindingKind::kAllocatorCliff
+                  ? s.cliff_factor
+                  : s.rise_factor;
           sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
         }
         // The failed end: of an inversion, and the allocator's run of a

@@ -92,7 +92,8 @@ SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const Property
            DifferingFields(RecordToJson(ours.runs[i]), c.records[i], spec.config.heuristic))
         c.differences.push_back("run " + std::to_string(i) + ": " + f);
     // fragmentation-oom: simrd's one run is our first (in bytes).
-    const size_t compared = spec.property == TraceProperty::kFragmentationOom ? 1 : ours.runs.size();
+    const size_t compared =
+        spec.property == TraceProperty::kFragmentationOom ? 1 : ours.runs.size();
     if (compared != simrd.size()) c.differences.push_back("number of runs");
     c.property_holds = PropertyHoldsOnRecords(spec, simrd);
     c.confirmed = c.differences.empty() && c.property_holds;

@@ -102,8 +102,8 @@ std::string MemoryText(const ScanContext& ctx, const ScanResult& r) {
                        peak)
              : std::string("none in the grid");
   };
-  std::string s = "memory " + MemoryModelName(ctx.config.memory.model) +
-                  ": smallest ok budget " + floor_text(r.points, m.floor) + "; under bytes " +
+  std::string s = "memory " + MemoryModelName(ctx.config.memory.model) + ": smallest ok budget " +
+                  floor_text(r.points, m.floor) + "; under bytes " +
                   floor_text(r.bytes_points, m.bytes_floor);
   if (m.floor && r.points[*m.floor].record.memory) {
     const MemoryRecord& f = *r.points[*m.floor].record.memory;
@@ -123,7 +123,8 @@ Json MemoryJson(const ScanContext& ctx, const ScanResult& r) {
   if (ctx.config.memory.max_split_size_mb)
     j["max_split_size_mb"] = *ctx.config.memory.max_split_size_mb;
   j["floor_budget"] = m.floor ? Json(r.points[*m.floor].budget()) : Json(nullptr);
-  j["bytes_floor_budget"] = m.bytes_floor ? Json(r.bytes_points[*m.bytes_floor].budget()) : Json(nullptr);
+  j["bytes_floor_budget"] =
+      m.bytes_floor ? Json(r.bytes_points[*m.bytes_floor].budget()) : Json(nullptr);
   if (m.floor && r.points[*m.floor].record.memory) {
     const MemoryRecord& f = *r.points[*m.floor].record.memory;
     j["floor_reserved_peak"] = f.reserved_peak;

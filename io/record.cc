@@ -11,10 +11,20 @@ namespace {
 
 // The oracle's configuration keys (CONFIG_KEYS in oracle/simrd_oracle.py).
 const std::vector<std::string>& ConfigKeys() {
-  static const std::vector<std::string> keys = {
-      "runtime",     "heuristic", "budget", "ratio", "baseline_runtime", "overhead_limit",
-      "remat_limit", "seed",      "stats",  "time",  "eviction_log",     "costs_at",
-      "memory",      "max_split_size_mb"};
+  static const std::vector<std::string> keys = {"runtime",
+                                                "heuristic",
+                                                "budget",
+                                                "ratio",
+                                                "baseline_runtime",
+                                                "overhead_limit",
+                                                "remat_limit",
+                                                "seed",
+                                                "stats",
+                                                "time",
+                                                "eviction_log",
+                                                "costs_at",
+                                                "memory",
+                                                "max_split_size_mb"};
   return keys;
 }
 

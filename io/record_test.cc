@@ -104,10 +104,12 @@ TEST(RecordFromJson, NamesABadMemoryField) {
             "field \"memory.model\": expected bytes, cuda-caching or arena, found \"heap\"");
   bad = good;
   bad["memory"]["max_split_size_mb"] = 40;
-  EXPECT_NE(ErrorOf<FieldError>([&] { RecordFromJson(bad); }).find("max_split_size_mb"), std::string::npos);
+  EXPECT_NE(ErrorOf<FieldError>([&] { RecordFromJson(bad); }).find("max_split_size_mb"),
+            std::string::npos);
   bad = good;
   bad["memory"].erase("reserved_peak");
-  EXPECT_EQ(ErrorOf<FieldError>([&] { RecordFromJson(bad); }), "missing field \"memory.reserved_peak\"");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { RecordFromJson(bad); }),
+            "missing field \"memory.reserved_peak\"");
 }
 
 TEST(RecordFromJson, RejectsNonRecords) {

@@ -101,8 +101,8 @@ class CudaCachingAllocator final : public BlockMapAllocator {
   uint64_t capacity_;
   uint64_t max_split_size_ = std::numeric_limits<uint64_t>::max();
   uint64_t next_address_ = kDeviceBase;
-  uint64_t demand_ = 0;     // the largest reserved + alloc_size asked for
-  bool refused_ = false;    // a cudaMalloc failed
+  uint64_t demand_ = 0;   // the largest reserved + alloc_size asked for
+  bool refused_ = false;  // a cudaMalloc failed
 };
 
 }  // namespace dtrcheck::memory

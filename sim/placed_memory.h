@@ -31,7 +31,6 @@ const std::vector<std::string>& MemoryModelNames();
 std::optional<MemoryModel> MemoryModelFromName(const std::string& name);
 std::string MemoryModelName(MemoryModel model);
 
-
 struct MemoryOptions {
   MemoryModel model = MemoryModel::kBytes;
   std::optional<uint64_t> max_split_size_mb;  // cuda-caching only

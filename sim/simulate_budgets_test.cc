@@ -93,8 +93,8 @@ TEST(SimulateBudgets, GivesSimulatesRecordForEveryBudget) {
 // fork's budget as its capacity (cuda-caching: valid while no cudaMalloc has
 // asked for more; arena: only before its first request). Every record,
 // the allocator's figures included, is still Simulate's.
-void ExpectSimulatesRecords(const Graph& g, const RunConfig& base, const std::vector<double>& ratios,
-                            std::map<Status, int>* statuses) {
+void ExpectSimulatesRecords(const Graph& g, const RunConfig& base,
+                            const std::vector<double>& ratios, std::map<Status, int>* statuses) {
   Baseline baseline = RunBaseline(g, base.baseline_runtime);
   std::vector<RunConfig> configs;
   for (double r : ratios) {

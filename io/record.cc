@@ -286,6 +286,11 @@ std::vector<std::string> DifferingFields(const Json& a, const Json& b,
     if (f == "storage_stats" && (!in_a || !in_b)) continue;  // only when both carry them
     if (in_a != in_b || (in_a && a[f] != b[f])) out.push_back(f);
   }
+  // The allocator's figures (records under an allocator model only; simrd's
+  // never have them, nor do ours under bytes).
+  if (a.contains("memory") != b.contains("memory") ||
+      (a.contains("memory") && a["memory"] != b["memory"]))
+    out.push_back("memory");
   return out;
 }
 

@@ -95,7 +95,7 @@ with tempfile.TemporaryDirectory() as d:
     check(scan.get('memory', {}).get('model') == 'cuda-caching'
           and scan['memory']['floor_budget'] is None
           and scan['memory']['bytes_floor_budget'] == 4096, f'floors: {scan.get("memory")}')
-    p = dt(['scan', log, *grid, '--memory', 'cuda-caching', '--records',
+    p = dt(['scan', log, '--memory', 'cuda-caching', '--records',
             os.path.join(d, 'cuda-caching.jsonl'), '--json'])
     check(p.returncode == 0 and [f['kind'] for f in json.loads(p.stdout)['findings']] == kinds,
           f'scan --records under cuda-caching: {p.stderr}')

@@ -68,7 +68,7 @@ TEST(RecordFromJson, RoundTripsAllocatorRecords) {
     RunConfig c;
     c.memory.model = model;
     if (model == MemoryModel::kCudaCaching) c.memory.max_split_size_mb = 64;
-    for (const auto& p : RunSweep(g, c, b, RatioBudgets({0.3, 0.6, 1.0})).points) {
+    for (const auto& p : RunSweep(g, c, b, RatioBudgets({0.02, 0.6, 1.0})).points) {
       ASSERT_TRUE(p.record.memory.has_value());
       Json j = RecordToJson(p.record);
       const RunRecord back = RecordFromJson(j);

@@ -105,7 +105,14 @@ std::string DescribeReplay(const ArchivedFinding& f, const ArchiveReplay& r,
   s += r.holds ? "still holds in " + who : "GONE in " + who + " (" + r.detail + ")";
   std::vector<std::string> names;
   if (f.spec.lo) names.push_back("lo (" + BudgetText(*f.spec.lo) + ")");
-  names.push_back("hi (" + BudgetText(f.spec.hi) + ")");
+  // A fragmentation OOM's runs: hi under bytes (simrd's only), then under
+  // the allocator.
+  if (f.spec.property == TraceProperty::kFragmentationOom)
+    names.push_back("hi (" + BudgetText(f.spec.hi) + ") in bytes");
+  names.push_back("hi (" + BudgetText(f.spec.hi) + ")" +
+                  (f.spec.config.memory.model == MemoryModel::kBytes
+                       ? ""
+                       : " under " + MemoryModelName(f.spec.config.memory.model)));
   for (size_t i = 0; i < names.size(); ++i) {
     std::string expected = i < f.expected.size() ? DescribeRun(f.expected[i]) : "?";
     std::string got = i < r.got.size() ? DescribeRun(r.got[i]) : "no run";

@@ -91,7 +91,8 @@ std::string TraceForm(const Graph& g) {
 std::string TraceFormDigest(const Graph& graph) { return Sha256OfText(TraceForm(graph)); }
 
 Bucket BucketOf(const Graph& graph, const PropertySpec& spec) {
-  if (!spec.lo) throw std::invalid_argument("a bucket needs both budgets (lo and hi)");
+  if (!spec.lo && spec.property != TraceProperty::kFragmentationOom)
+    throw std::invalid_argument("a bucket needs both budgets (lo and hi)");
   Bucket b;
   b.family = ScoreFamily(spec.config.heuristic);
   b.features = FeaturesOf(graph);
@@ -100,10 +101,17 @@ Bucket BucketOf(const Graph& graph, const PropertySpec& spec) {
   Baseline baseline = RunBaseline(graph, spec.config.baseline_runtime);
   // The pathology predicates of analysis/pathology.h on the two runs, as
   // the fuzzer and the reducer apply them.
+  // A fragmentation OOM's two runs are at hi, under bytes then the allocator.
+  const bool fragmentation = spec.property == TraceProperty::kFragmentationOom;
+  RunConfig bytes = spec.config;
+  bytes.memory = MemoryOptions{};
   std::vector<SweepPoint> points(2);
   std::optional<Diagnosis> hi;
   for (size_t i = 0; i < 2; ++i) {
-    Diagnosis d = Diagnose(graph, WithBudget(spec.config, i == 0 ? *spec.lo : spec.hi), baseline);
+    Diagnosis d =
+        fragmentation
+            ? Diagnose(graph, WithBudget(i == 0 ? bytes : spec.config, spec.hi), baseline)
+            : Diagnose(graph, WithBudget(spec.config, i == 0 ? *spec.lo : spec.hi), baseline);
     points[i].index = i;
     points[i].record = d.record;
     if (i == 1) hi = std::move(d);
@@ -124,6 +132,8 @@ Bucket BucketOf(const Graph& graph, const PropertySpec& spec) {
       b.labels.push_back("cliff");
     if (!FindOverheadRises(points, spec.factor).empty()) b.labels.push_back("overhead-rise");
   }
+  if (fragmentation && points[0].status() == Status::kOk && hi->oom && hi->oom->BytesFit())
+    b.labels.push_back("fragmentation-oom");
   std::sort(b.labels.begin(), b.labels.end());
   if (hi->oom) b.oom_site = hi->oom->depth > 0 ? "remat" : "model";
 
@@ -132,6 +142,10 @@ Bucket BucketOf(const Graph& graph, const PropertySpec& spec) {
   for (const std::string& part :
        {b.failure, b.oom_site.empty() ? std::string("-") : b.oom_site, b.family})
     b.key.append("|").append(part);
+  // The memory model is part of the key (only when not bytes: the keys of
+  // earlier buckets stay).
+  if (spec.config.memory.model != MemoryModel::kBytes)
+    b.key.append("|memory ").append(MemoryModelName(spec.config.memory.model));
   b.id = Sha256OfText(b.key).substr(0, 16);
   return b;
 }

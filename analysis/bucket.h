@@ -15,6 +15,9 @@
 //             operator of the schedule, "remat" when it is a
 //             rematerialization (OomDetails::depth > 0); "" otherwise.
 //   family    ScoreFamily of the heuristic (sim/score_family.h).
+//   memory    under an allocator model only: "memory <model>" (a
+//             fragmentation-oom's two runs are hi under bytes and under the
+//             allocator; its label is "fragmentation-oom").
 // Two things are computed beside the key and left out of it, because on the
 // 83 archived entries they split what diagnose shows to be one story:
 //   features    what of the trace format the reduced trace still uses

@@ -45,6 +45,10 @@ CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Basel
   CensusRow row;
   row.policy = config.heuristic;
   if (config.seed) row.policy += " seed " + IntToString(*config.seed);
+  if (config.memory.model != MemoryModel::kBytes) {
+    row.allocator = true;
+    row.policy += " memory " + MemoryModelName(config.memory.model);
+  }
   if (!points.empty()) row.limit = LimitName(points.front().record);
   row.points = points.size();
   double sum = 0, best = 0;
@@ -83,6 +87,18 @@ CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Basel
       case FindingKind::kOverheadRise:
         ++row.rises;
         break;
+      case FindingKind::kFragmentationOom:
+        ++row.fragmentation_ooms;
+        break;
+      case FindingKind::kAllocatorInversion:
+        ++row.allocator_inversions;
+        break;
+      case FindingKind::kAllocatorCliff:
+        ++row.allocator_cliffs;
+        break;
+      case FindingKind::kReservedPeakInversion:
+        ++row.reserved_peak_inversions;
+        break;
     }
   }
   return row;
@@ -113,6 +129,11 @@ std::vector<CensusRow> CensusTotals(const std::vector<CensusRow>& rows) {
     t.cliffs += r.cliffs;
     t.rises += r.rises;
     t.pinned_frontier += r.pinned_frontier;
+    t.allocator = t.allocator || r.allocator;
+    t.fragmentation_ooms += r.fragmentation_ooms;
+    t.allocator_inversions += r.allocator_inversions;
+    t.allocator_cliffs += r.allocator_cliffs;
+    t.reserved_peak_inversions += r.reserved_peak_inversions;
     t.worst_overhead = std::max(t.worst_overhead, r.worst_overhead);
     t.hidden_cost += r.hidden_cost;
     sums[it->second] += r.mean_overhead * static_cast<double>(r.ok);
@@ -124,22 +145,28 @@ std::vector<CensusRow> CensusTotals(const std::vector<CensusRow>& rows) {
 
 namespace {
 
-std::vector<std::string> Cells(const CensusRow& r) {
-  return {r.policy,
-          r.trace,
-          r.limit,
-          std::to_string(r.points),
-          std::to_string(r.ok),
-          std::to_string(r.oom),
-          std::to_string(r.thrashed),
-          std::to_string(r.inversions),
-          std::to_string(r.cliffs),
-          std::to_string(r.rises),
-          std::to_string(r.pinned_frontier),
-          r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
-          r.ok ? Fixed(r.mean_overhead, 3) : "-",
-          r.ok ? Fixed(r.worst_overhead, 3) : "-",
-          Fixed(r.hidden_cost, 4)};
+std::vector<std::string> Cells(const CensusRow& r, bool allocator) {
+  std::vector<std::string> cells = {r.policy,
+                                    r.trace,
+                                    r.limit,
+                                    std::to_string(r.points),
+                                    std::to_string(r.ok),
+                                    std::to_string(r.oom),
+                                    std::to_string(r.thrashed),
+                                    std::to_string(r.inversions),
+                                    std::to_string(r.cliffs),
+                                    std::to_string(r.rises),
+                                    std::to_string(r.pinned_frontier),
+                                    r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
+                                    r.ok ? Fixed(r.mean_overhead, 3) : "-",
+                                    r.ok ? Fixed(r.worst_overhead, 3) : "-",
+                                    Fixed(r.hidden_cost, 4)};
+  if (allocator) {
+    for (size_t n : {r.fragmentation_ooms, r.allocator_inversions, r.allocator_cliffs,
+                     r.reserved_peak_inversions})
+      cells.push_back(r.allocator ? std::to_string(n) : "-");
+  }
+  return cells;
 }
 
 const std::vector<std::string> kColumns = {"policy",
@@ -157,6 +184,18 @@ const std::vector<std::string> kColumns = {"policy",
                                            "mean_overhead",
                                            "worst_overhead",
                                            "hidden_cost"};
+const std::vector<std::string> kAllocatorColumns = {"fragmentation_ooms", "allocator_inversions",
+                                                    "allocator_cliffs", "reserved_peak_inversions"};
+
+bool AnyAllocator(const std::vector<CensusRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const CensusRow& r) { return r.allocator; });
+}
+
+std::vector<std::string> Columns(bool allocator) {
+  std::vector<std::string> c = kColumns;
+  if (allocator) c.insert(c.end(), kAllocatorColumns.begin(), kAllocatorColumns.end());
+  return c;
+}
 
 std::string Join(const std::vector<std::string>& v, const std::string& sep) {
   std::string s;
@@ -168,16 +207,19 @@ std::string Join(const std::vector<std::string>& v, const std::string& sep) {
 
 std::string CensusMarkdown(const std::vector<CensusRow>& rows) {
   std::ostringstream s;
-  s << "| " << Join(kColumns, " | ") << " |\n|"
-    << Join(std::vector<std::string>(kColumns.size(), "---"), "|") << "|\n";
-  for (const CensusRow& r : rows) s << "| " << Join(Cells(r), " | ") << " |\n";
+  const bool allocator = AnyAllocator(rows);
+  const std::vector<std::string> columns = Columns(allocator);
+  s << "| " << Join(columns, " | ") << " |\n|"
+    << Join(std::vector<std::string>(columns.size(), "---"), "|") << "|\n";
+  for (const CensusRow& r : rows) s << "| " << Join(Cells(r, allocator), " | ") << " |\n";
   return s.str();
 }
 
 std::string CensusCsv(const std::vector<CensusRow>& rows) {
   std::ostringstream s;
-  s << Join(kColumns, ",") << "\n";
-  for (const CensusRow& r : rows) s << Join(Cells(r), ",") << "\n";
+  const bool allocator = AnyAllocator(rows);
+  s << Join(Columns(allocator), ",") << "\n";
+  for (const CensusRow& r : rows) s << Join(Cells(r, allocator), ",") << "\n";
   return s.str();
 }
 

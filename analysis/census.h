@@ -33,6 +33,12 @@ struct CensusRow {
   // overhead never rises with more memory. Trapezoids between adjacent ok
   // points.
   double hidden_cost = 0;
+  // Under an allocator model (the policy then names it): the allocator-only
+  // findings (analysis/allocator_pathology.h). The census prints their
+  // columns only when some row has a model.
+  bool allocator = false;
+  size_t fragmentation_ooms = 0, allocator_inversions = 0, allocator_cliffs = 0;
+  size_t reserved_peak_inversions = 0;
 };
 
 // One policy on one trace: `points` ascending by budget, runs of `config`.

@@ -41,8 +41,10 @@ ArchivedRun RunFromJson(const JsonFields& j) {
   return ArchivedRun{j.String("status"), j.Number("overhead"), j.Integer("budget")};
 }
 
-// The names of the runs: lo (when there is one) then hi.
+// The names of the runs: lo (when there is one) then hi; a fragmentation
+// OOM's are hi under bytes ("bytes") then hi under the allocator.
 std::vector<const char*> RunNames(const PropertySpec& spec) {
+  if (spec.property == TraceProperty::kFragmentationOom) return {"bytes", "hi"};
   if (spec.lo) return {"lo", "hi"};
   return {"hi"};
 }
@@ -203,6 +205,8 @@ FindingManifest ManifestFromJson(const Json& json) {
     m.expected.push_back(RunFromJson(expected.Object("lo")));
   }
   m.spec.hi = BudgetFromJson(budgets.Object("hi"));
+  if (m.spec.property == TraceProperty::kFragmentationOom)
+    m.expected.push_back(RunFromJson(expected.Object("bytes")));
   m.expected.push_back(RunFromJson(expected.Object("hi")));
   try {
     ValidatePropertySpec(m.spec);

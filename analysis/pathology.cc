@@ -148,16 +148,33 @@ const char* FindingKindName(FindingKind kind) {
       return "overhead-rise";
     case FindingKind::kRegimeCliff:
       return "cliff";
+    case FindingKind::kFragmentationOom:
+      return "fragmentation-oom";
+    case FindingKind::kAllocatorInversion:
+      return "allocator-inversion";
+    case FindingKind::kAllocatorCliff:
+      return "allocator-cliff";
+    case FindingKind::kReservedPeakInversion:
+      return "reserved-peak-inversion";
   }
   return "?";
+}
+
+const std::vector<FindingKind>& AllFindingKinds() {
+  static const std::vector<FindingKind> kinds = {FindingKind::kInversion,
+                                                 FindingKind::kOverheadRise,
+                                                 FindingKind::kRegimeCliff,
+                                                 FindingKind::kFragmentationOom,
+                                                 FindingKind::kAllocatorInversion,
+                                                 FindingKind::kAllocatorCliff,
+                                                 FindingKind::kReservedPeakInversion};
+  return kinds;
 }
 
 std::string DescribeFinding(const Finding& f) {
   std::string s = std::string(FindingKindName(f.kind)) + ": " + DescribeEnd(f.low) + " -> " +
                   DescribeEnd(f.high);
-  if (f.kind != FindingKind::kInversion) {
-    s += " (factor " + Fixed(f.factor, 2) + ")";
-  }
+  if (f.factor > 0) s += " (factor " + Fixed(f.factor, 2) + ")";
   return s;
 }
 

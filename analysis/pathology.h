@@ -35,8 +35,20 @@
 
 namespace dtrcheck {
 
-enum class FindingKind { kInversion, kOverheadRise, kRegimeCliff };
-const char* FindingKindName(FindingKind kind);  // "inversion", "overhead-rise", "cliff"
+// The last four exist only under an allocator model (analysis/allocator_pathology.h).
+enum class FindingKind {
+  kInversion,
+  kOverheadRise,
+  kRegimeCliff,
+  kFragmentationOom,
+  kAllocatorInversion,
+  kAllocatorCliff,
+  kReservedPeakInversion,
+};
+// "inversion", "overhead-rise", "cliff", "fragmentation-oom",
+// "allocator-inversion", "allocator-cliff", "reserved-peak-inversion".
+const char* FindingKindName(FindingKind kind);
+const std::vector<FindingKind>& AllFindingKinds();
 
 // What a finding says about one of its two runs.
 struct FindingEnd {
@@ -49,8 +61,11 @@ struct FindingEnd {
 
 struct Finding {
   FindingKind kind = FindingKind::kInversion;
-  FindingEnd low, high;  // low.budget < high.budget
-  // Larger over smaller overhead (cliffs, overhead rises); 0 for inversions.
+  // low.budget < high.budget; a fragmentation OOM has one budget: low is
+  // its run in bytes (ok), high its run under the allocator (failed).
+  FindingEnd low, high;
+  // Larger over smaller overhead (cliffs, overhead rises), larger over
+  // smaller reserved peak (reserved-peak inversions); 0 for the others.
   double factor = 0;
 };
 
@@ -101,6 +116,9 @@ struct OomDetails {
   size_t depth = 0;
 
   bool PinnedFrontier() const { return pool_count == 0 && locked_bytes + request > budget; }
+  // The bytes fit (resident + request <= budget): the allocator model
+  // refused the placement, as only --memory cuda-caching or arena can.
+  bool BytesFit() const { return resident + request <= budget; }
 };
 
 struct Diagnosis {

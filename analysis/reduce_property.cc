@@ -20,7 +20,7 @@ std::string Describe(const RunRecord& r) {
 
 const std::vector<std::string>& TracePropertyNames() {
   static const std::vector<std::string> names = {"inversion", "cliff", "pinned-oom",
-                                                 "overhead-rise"};
+                                                 "overhead-rise", "fragmentation-oom"};
   return names;
 }
 
@@ -28,8 +28,9 @@ TraceProperty TracePropertyFromName(const std::string& name) {
   const auto& names = TracePropertyNames();
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<TraceProperty>(i);
-  throw std::invalid_argument("unknown property \"" + name +
-                              "\"; valid: inversion, cliff, pinned-oom, overhead-rise");
+  std::string valid;
+  for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown property \"" + name + "\"; valid: " + valid);
 }
 
 const char* TracePropertyName(TraceProperty p) {
@@ -37,7 +38,12 @@ const char* TracePropertyName(TraceProperty p) {
 }
 
 void ValidatePropertySpec(const PropertySpec& spec) {
-  if (!spec.lo && spec.property != TraceProperty::kPinnedOom)
+  const bool fragmentation = spec.property == TraceProperty::kFragmentationOom;
+  if (fragmentation && spec.config.memory.model == MemoryModel::kBytes)
+    throw std::invalid_argument("fragmentation-oom needs an allocator model (--memory)");
+  if (fragmentation && spec.lo)
+    throw std::invalid_argument("fragmentation-oom has one budget (hi)");
+  if (!spec.lo && spec.property != TraceProperty::kPinnedOom && !fragmentation)
     throw std::invalid_argument(std::string(TracePropertyName(spec.property)) +
                                 " needs two budgets (lo and hi)");
   if (spec.lo && spec.lo->ratio.has_value() != spec.hi.ratio.has_value())
@@ -63,10 +69,13 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
   }
   std::vector<BudgetSpec> budgets;
   if (spec.lo) budgets.push_back(*spec.lo);
+  const bool fragmentation = spec.property == TraceProperty::kFragmentationOom;
   if (spec.property != TraceProperty::kPinnedOom) budgets.push_back(spec.hi);
-  SweepResult sweep = RunSweep(graph, spec.config, check.baseline, budgets);
+  RunConfig config = spec.config;
+  if (fragmentation) config.memory = MemoryOptions{};  // first the bytes run
+  SweepResult sweep = RunSweep(graph, config, check.baseline, budgets);
   std::vector<SweepPoint> points = std::move(sweep.points);
-  if (spec.property == TraceProperty::kPinnedOom) {
+  if (spec.property == TraceProperty::kPinnedOom || fragmentation) {
     check.diagnosis = Diagnose(graph, WithBudget(spec.config, spec.hi), check.baseline);
     SweepPoint hi;
     hi.index = points.size();
@@ -82,7 +91,7 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
     }
   }
   // Ratios of a small peak can truncate to one budget; the pair then means nothing.
-  if (points.size() == 2 && !(points[0].budget() < points[1].budget())) {
+  if (points.size() == 2 && !fragmentation && !(points[0].budget() < points[1].budget())) {
     check.summary += " (budgets not increasing)";
     return check;
   }
@@ -111,6 +120,15 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
         check.summary += check.diagnosis->PinnedFrontierOom() ? " (pinned frontier)"
                                                               : " (evictable pool not empty)";
       break;
+    case TraceProperty::kFragmentationOom: {
+      const std::optional<OomDetails>& oom = check.diagnosis->oom;
+      check.holds = points[0].status() == Status::kOk && points[1].status() == Status::kOom &&
+                    oom && oom->BytesFit();
+      if (oom)
+        check.summary += oom->BytesFit() ? " (the allocator refused where the bytes fit)"
+                                         : " (the bytes did not fit: not the allocator's failure)";
+      break;
+    }
   }
   return check;
 }

@@ -11,6 +11,11 @@
 //   pinned-oom  oom at hi with the evictable pool empty and locked bytes plus
 //               the request over the budget (Diagnosis::PinnedFrontierOom);
 //               if lo is given, also ok at lo
+//   fragmentation-oom  (under an allocator model, config.memory) one budget,
+//               hi: ok under simrd's bytes, out of memory under the allocator
+//               where the bytes fit (the allocator refused: OomDetails::
+//               BytesFit), so a reduction keeps the allocator's failure
+//               (FindFragmentationOoms, analysis/allocator_pathology.h)
 // Budgets are bytes, or ratios of the trace's own baseline peak (so they
 // follow the trace as it shrinks). A run ending in a simrd assertion makes
 // the trace invalid: the property is then false.
@@ -28,10 +33,10 @@
 
 namespace dtrcheck {
 
-enum class TraceProperty { kInversion, kCliff, kPinnedOom, kOverheadRise };
+enum class TraceProperty { kInversion, kCliff, kPinnedOom, kOverheadRise, kFragmentationOom };
 
-const std::vector<std::string>&
-TracePropertyNames();  // "inversion", "cliff", "pinned-oom", "overhead-rise"
+// "inversion", "cliff", "pinned-oom", "overhead-rise", "fragmentation-oom"
+const std::vector<std::string>& TracePropertyNames();
 // Throws std::invalid_argument listing the names.
 TraceProperty TracePropertyFromName(const std::string& name);
 const char* TracePropertyName(TraceProperty p);
@@ -58,8 +63,11 @@ struct PropertyCheck {
   bool holds = false;
   std::string summary;  // one line: what was seen at each budget
   Baseline baseline;
-  std::vector<RunRecord> runs;         // lo (if given) then hi
-  std::optional<Diagnosis> diagnosis;  // pinned-oom: of the run at hi
+  // lo (if given) then hi; fragmentation-oom: hi under bytes, then hi
+  // under the allocator.
+  std::vector<RunRecord> runs;
+  // pinned-oom and fragmentation-oom: of the run at hi (under the allocator).
+  std::optional<Diagnosis> diagnosis;
 };
 
 // Runs the spec's configuration on `graph`. Throws std::invalid_argument for

@@ -21,10 +21,12 @@ Side Classify(FindingKind kind, const RunRecord& low, const RunRecord& mid, cons
               double threshold) {
   switch (kind) {
     case FindingKind::kInversion:
+    case FindingKind::kAllocatorInversion:
       if (mid.status == Status::kOk) return Side::kLow;
       if (Failed(mid.status)) return Side::kHigh;
       return Side::kNeither;
     case FindingKind::kRegimeCliff:
+    case FindingKind::kAllocatorCliff:
       if (mid.status != Status::kOk) return Side::kNeither;
       if (IsCliff(low.Overhead(), mid.Overhead(), threshold)) return Side::kHigh;
       if (IsCliff(mid.Overhead(), high.Overhead(), threshold)) return Side::kLow;
@@ -34,6 +36,9 @@ Side Classify(FindingKind kind, const RunRecord& low, const RunRecord& mid, cons
       if (mid.Overhead() > threshold * low.Overhead()) return Side::kHigh;
       if (high.Overhead() > threshold * mid.Overhead()) return Side::kLow;
       return Side::kNeither;
+    case FindingKind::kFragmentationOom:
+    case FindingKind::kReservedPeakInversion:
+      return Side::kNeither;  // not refined (Refinable)
   }
   return Side::kNeither;
 }
@@ -78,7 +83,7 @@ RefineResult RefineFinding(const Graph& graph, const RunConfig& base, const Base
   }
   r.finding.low = EndOf(r.low, finding.low.index);
   r.finding.high = EndOf(r.high, finding.high.index);
-  if (finding.kind != FindingKind::kInversion) {
+  if (finding.kind != FindingKind::kInversion && finding.kind != FindingKind::kAllocatorInversion) {
     double a = r.finding.low.overhead, b = r.finding.high.overhead;
     r.finding.factor = std::min(a, b) > 0 ? std::max(a, b) / std::min(a, b) : finding.factor;
   }

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "analysis/allocator_pathology.h"
 #include "analysis/parallel_for.h"
 
 namespace dtrcheck {
@@ -39,8 +40,32 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
       s.cliff_bytes ? *s.cliff_bytes : GapFromFractionOfPeak(s.cliff_fraction, baseline.peak);
 
   const auto& pts = result.points;
-  for (auto&& list : {FindInversions(pts), FindRegimeCliffs(pts, s.cliff_factor, result.cliff_gap),
-                      FindOverheadRises(pts, s.rise_factor)})
+  std::vector<Finding> inversions = FindInversions(pts);
+  std::vector<Finding> cliffs = FindRegimeCliffs(pts, s.cliff_factor, result.cliff_gap);
+  std::vector<Finding> allocator_only;
+  if (config.memory.model != MemoryModel::kBytes && !pts.empty()) {
+    // The same budgets under simrd's bytes: what only the allocator has.
+    RunConfig bytes_config = config;
+    bytes_config.memory = MemoryOptions{};
+    std::vector<BudgetSpec> budgets;
+    for (const SweepPoint& p : pts)
+      budgets.push_back(p.record.config.ratio ? BudgetSpec::Ratio(*p.record.config.ratio)
+                                              : BudgetSpec::Bytes(p.budget()));
+    SweepOptions so;
+    so.jobs = s.jobs;
+    so.cancel = s.cancel;
+    SweepResult bytes = RunSweep(graph, bytes_config, baseline, budgets, so);
+    if (bytes.points.size() == pts.size()) {
+      result.bytes_points = std::move(bytes.points);
+      MarkAllocatorOnly(result.bytes_points, s.cliff_factor, &inversions);
+      MarkAllocatorOnly(result.bytes_points, s.cliff_factor, &cliffs);
+      allocator_only = FindFragmentationOoms(pts, result.bytes_points);
+      for (const Finding& f : FindReservedPeakInversions(pts)) allocator_only.push_back(f);
+    } else {
+      result.cancelled = true;
+    }
+  }
+  for (auto&& list : {inversions, cliffs, FindOverheadRises(pts, s.rise_factor), allocator_only})
     for (const Finding& f : list)
       result.findings.push_back(ScanFinding{f, std::nullopt, std::nullopt});
 
@@ -54,13 +79,22 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
       [&](size_t i) {
         ScanFinding& sf = result.findings[i];
         const Finding& f = sf.found;
-        if (s.refine) {
+        const bool refinable = f.kind != FindingKind::kFragmentationOom &&
+                               f.kind != FindingKind::kReservedPeakInversion;
+        if (s.refine && refinable) {
           Int tolerance = s.tolerance > 0 ? s.tolerance
                                           : std::max<Int>(1, (f.high.budget - f.low.budget) / 128);
-          double threshold = f.kind == FindingKind::kRegimeCliff ? s.cliff_factor : s.rise_factor;
+          double threshold =
+              f.kind == FindingKind::kRegimeCliff || f.kind == FindingKind::kAllocatorCliff
+                  ? s.cliff_factor
+                  : s.rise_factor;
           sf.refined = RefineFinding(graph, config, baseline, f, tolerance, threshold);
         }
-        if (s.diagnose && f.kind == FindingKind::kInversion) {
+        // The failed end: of an inversion, and the allocator's run of a
+        // fragmentation OOM.
+        if (s.diagnose &&
+            (f.kind == FindingKind::kInversion || f.kind == FindingKind::kAllocatorInversion ||
+             f.kind == FindingKind::kFragmentationOom)) {
           const FindingEnd& end = sf.refined ? sf.refined->finding.high : f.high;
           BudgetSpec spec =
               end.ratio ? BudgetSpec::Ratio(*end.ratio) : BudgetSpec::Bytes(end.budget);

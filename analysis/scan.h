@@ -39,9 +39,14 @@ struct ScanFinding {
 };
 
 struct ScanResult {
-  std::vector<SweepPoint> points;     // the finished grid points, budget order
-  std::vector<ScanFinding> findings;  // inversions, cliffs, then overhead rises
-  Int cliff_gap = 0;                  // the byte gap cliffs were searched within
+  std::vector<SweepPoint> points;  // the finished grid points, budget order
+  // Inversions, cliffs, overhead rises, then (under an allocator model)
+  // fragmentation OOMs and reserved-peak inversions; an inversion or cliff
+  // that bytes lacks is an allocator-inversion or allocator-cliff.
+  std::vector<ScanFinding> findings;
+  // Under an allocator model: the same budgets under bytes, budget order.
+  std::vector<SweepPoint> bytes_points;
+  Int cliff_gap = 0;  // the byte gap cliffs were searched within
   // Interrupted (ScanSettings::cancel): during the sweep, findings are those
   // of the finished points and nothing is refined; during the refinement,
   // some findings have no refinement.

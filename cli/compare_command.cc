@@ -10,6 +10,7 @@
 #include "analysis/sweep.h"
 #include "cli/commands.h"
 #include "cli/grid_options.h"
+#include "cli/memory_option.h"
 #include "cli/simulation_options.h"
 #include "io/record.h"
 
@@ -19,6 +20,7 @@ namespace {
 
 struct CompareOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   std::vector<std::string> at;
   bool bytes = false, json = false;
 };
@@ -100,6 +102,7 @@ void PrintText(const RunRecord& a, const RunRecord& b, const EvictionComparison&
 int RunCompare(const CompareOptions& options) {
   CompareOptions o = options;  // its simulation options finished below
   FinishSimulationOptions(&o.sim);
+  o.sim.config.memory = FinishMemoryOptions(o.memory);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "compare takes two --at budgets instead");
   if (o.at.size() != 2)
@@ -138,6 +141,7 @@ CLI::App* RegisterCompare(CLI::App& app, CompareOptions* o) {
   auto* cmd =
       app.add_subcommand("compare", "compare how two budgets evict (e.g. across a regime cliff)");
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddMemoryOptions(cmd, &o->memory);
   RemoveBudgetOptions(cmd);
   cmd->add_option("--at", o->at,
                   "a budget: a ratio of the baseline peak (bytes with --bytes); give two")

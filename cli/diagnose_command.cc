@@ -7,6 +7,7 @@
 #include "analysis/pathology.h"
 #include "cli/commands.h"
 #include "cli/diagnosis_report.h"
+#include "cli/memory_option.h"
 #include "cli/simulation_options.h"
 
 namespace dtrcheck {
@@ -15,6 +16,7 @@ namespace {
 
 struct DiagnoseOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   bool json = false;
 };
 
@@ -22,6 +24,7 @@ CLI::App* RegisterDiagnose(CLI::App& app, DiagnoseOptions* o) {
   auto* cmd =
       app.add_subcommand("diagnose", "run one configuration and explain an out-of-memory failure");
   AddSimulationOptions(cmd, &o->sim);
+  AddMemoryOptions(cmd, &o->memory);
   cmd->add_flag("--json", o->json, "print the diagnosis as one JSON object");
   return cmd;
 }
@@ -29,6 +32,7 @@ CLI::App* RegisterDiagnose(CLI::App& app, DiagnoseOptions* o) {
 int RunDiagnose(const DiagnoseOptions& o) {
   SimulationOptions sim = o.sim;
   FinishSimulationOptions(&sim);
+  sim.config.memory = FinishMemoryOptions(o.memory);
   Graph graph = ParseTraceFile(sim.trace, sim.parse);
   Baseline baseline = RunBaseline(graph, sim.config.baseline_runtime);
   Diagnosis d = Diagnose(graph, sim.config, baseline);

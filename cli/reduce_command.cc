@@ -21,6 +21,7 @@
 #include "analysis/simrd_confirm.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/renamed_option.h"
 #include "cli/simulation_options.h"
@@ -40,6 +41,7 @@ namespace {
 struct ReduceCommandOptions {
   std::string trace, out, property;
   SimulationOptions sim;  // runtime, heuristic, limits, seed (validated as for run)
+  MemoryFlags memory;
   std::optional<double> lo, hi;
   std::string lo_bytes, hi_bytes;
   double cliff_factor = 2.0;     // cliff: overheads differ by at least this factor
@@ -68,6 +70,8 @@ std::string CommandLine(const ReduceCommandOptions& a) {
   if (c.overhead_limit) s << " --overhead-limit " << ShortestDouble(*c.overhead_limit);
   if (c.remat_limit) s << " --remat-limit " << IntToString(*c.remat_limit);
   if (c.seed) s << " --seed " << IntToString(*c.seed);
+  if (c.memory.model != MemoryModel::kBytes) s << " --memory " << MemoryModelName(c.memory.model);
+  if (c.memory.max_split_size_mb) s << " --max-split-size-mb " << *c.memory.max_split_size_mb;
   if (a.no_oracle) s << " --no-oracle";
   if (IsPluginHeuristic(c.heuristic)) s << " --plugin " << PluginOrigin(c.heuristic);
   s << " -o " << a.out;
@@ -87,6 +91,7 @@ bool Interesting(const TraceLog& log, const PropertySpec& spec) {
 
 int ReduceTrace(ReduceCommandOptions args) {
   FinishSimulationOptions(&args.sim);
+  args.sim.config.memory = FinishMemoryOptions(args.memory);
   PropertySpec spec;
   spec.property = TracePropertyFromName(args.property);
   spec.config = args.sim.config;
@@ -232,7 +237,8 @@ CLI::App* RegisterReduce(CLI::App& app, ReduceCommandOptions* args) {
   cmd->add_option("TRACE", args->trace, TraceArgumentHelp())
       ->required()
       ->transform(TraceArgument());
-  cmd->add_option("--property", args->property, "inversion | cliff | pinned-oom | overhead-rise")
+  cmd->add_option("--property", args->property,
+                  "inversion | cliff | pinned-oom | overhead-rise | fragmentation-oom")
       ->required()
       ->check(
           [](const std::string& name) -> std::string {
@@ -247,7 +253,8 @@ CLI::App* RegisterReduce(CLI::App& app, ReduceCommandOptions* args) {
   cmd->add_option("--lo", args->lo, "smaller budget, as a ratio of the trace's own baseline peak")
       ->check(FiniteRange(0.0, 1e6));
   cmd->add_option("--hi", args->hi,
-                  "larger budget (pinned-oom: the failing one), as a ratio of the peak")
+                  "larger budget (pinned-oom, fragmentation-oom: the failing one), as a ratio "
+                  "of the peak")
       ->check(FiniteRange(0.0, 1e6));
   cmd->add_option("--lo-bytes", args->lo_bytes, "smaller budget in bytes")
       ->check(IntegerText(/*non_negative=*/true));
@@ -284,6 +291,7 @@ CLI::App* RegisterReduce(CLI::App& app, ReduceCommandOptions* args) {
   ol->excludes(rl);
   cmd->add_option("--seed", args->sim.seed_text, "random.seed(S) for RandomStorage and AbRandom")
       ->check(IntegerText(/*non_negative=*/false));
+  AddMemoryOptions(cmd, &args->memory);
   cmd->add_flag("--no-oracle", args->no_oracle, "do not confirm the reduced trace with simrd");
   cmd->add_flag("--json", args->json, "print the manifest (as written) on stdout");
   cmd->add_option("-o,--output", args->out,

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/scan_report.h"
@@ -23,6 +24,7 @@ namespace {
 
 struct ScanCommandOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   GridOptions grid;
   double cliff_factor = 2.0, cliff_delta = 0.001, rise_factor = 1.5;
   std::string cliff_delta_bytes;
@@ -90,6 +92,7 @@ std::string RecordsGridText(const ScanResult& r, const std::string& file) {
 int RunScanCommand(const ScanCommandOptions& options) {
   ScanCommandOptions o = options;  // its simulation options finished below
   FinishSimulationOptions(&o.sim);
+  o.sim.config.memory = FinishMemoryOptions(o.memory);
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a scan takes --from, --to and --step instead");
   if (!o.records.empty() && !o.grid.from.empty())
@@ -147,6 +150,7 @@ CLI::App* RegisterScan(CLI::App& app, ScanCommandOptions* o) {
   auto* cmd = app.add_subcommand(
       "scan", "sweep budgets and report inversions, regime cliffs and overhead rises");
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddMemoryOptions(cmd, &o->memory);
   RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);
   cmd->add_option("--cliff-factor", o->cliff_factor,

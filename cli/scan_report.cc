@@ -68,6 +68,66 @@ std::string CriteriaText(const ScanContext& ctx, const ScanResult& r) {
          ShortestDouble(ctx.settings.rise_factor) + "x a smaller one's";
 }
 
+// Under an allocator model: the smallest budget of the grid that runs (ok)
+// under the allocator and under bytes, and the allocator's fragmentation
+// at its own smallest ok budget (the feasibility floor).
+struct MemorySummary {
+  std::optional<size_t> floor, bytes_floor;  // indices into points
+};
+
+MemorySummary SummarizeMemory(const ScanResult& r) {
+  MemorySummary m;
+  for (size_t i = 0; i < r.points.size() && !m.floor; ++i)
+    if (r.points[i].status() == Status::kOk) m.floor = i;
+  for (size_t i = 0; i < r.bytes_points.size() && !m.bytes_floor; ++i)
+    if (r.bytes_points[i].status() == Status::kOk) m.bytes_floor = i;
+  return m;
+}
+
+std::string MemoryText(const ScanContext& ctx, const ScanResult& r) {
+  if (ctx.config.memory.model == MemoryModel::kBytes) return "";
+  const MemorySummary m = SummarizeMemory(r);
+  const Int peak = ctx.baseline.peak;
+  auto floor_text = [&](const std::vector<SweepPoint>& pts, std::optional<size_t> i) {
+    return i ? EndText(FindingEnd{*i, pts[*i].record.config.ratio, pts[*i].budget(),
+                                  pts[*i].status(), pts[*i].overhead()},
+                       peak)
+             : std::string("none in the grid");
+  };
+  std::string s = "memory " + MemoryModelName(ctx.config.memory.model) + ": smallest ok budget " +
+                  floor_text(r.points, m.floor) + "; under bytes " +
+                  floor_text(r.bytes_points, m.bytes_floor);
+  if (m.floor && r.points[*m.floor].record.memory) {
+    const MemoryRecord& f = *r.points[*m.floor].record.memory;
+    s += "; at that floor: reserved peak " + GroupedInt(f.reserved_peak) + " B, allocated peak " +
+         GroupedInt(f.allocated_peak) + " B, reserved - allocated at the peak " +
+         GroupedInt(f.peak_reserved_minus_allocated) + " B, largest free block " +
+         GroupedInt(f.peak_largest_free_block) + " B, " + std::to_string(f.evictions_bytes_fit) +
+         " evictions where the bytes fit";
+  }
+  return s;
+}
+
+Json MemoryJson(const ScanContext& ctx, const ScanResult& r) {
+  const MemorySummary m = SummarizeMemory(r);
+  Json j;
+  j["model"] = MemoryModelName(ctx.config.memory.model);
+  if (ctx.config.memory.max_split_size_mb)
+    j["max_split_size_mb"] = *ctx.config.memory.max_split_size_mb;
+  j["floor_budget"] = m.floor ? Json(r.points[*m.floor].budget()) : Json(nullptr);
+  j["bytes_floor_budget"] =
+      m.bytes_floor ? Json(r.bytes_points[*m.bytes_floor].budget()) : Json(nullptr);
+  if (m.floor && r.points[*m.floor].record.memory) {
+    const MemoryRecord& f = *r.points[*m.floor].record.memory;
+    j["floor_reserved_peak"] = f.reserved_peak;
+    j["floor_allocated_peak"] = f.allocated_peak;
+    j["floor_peak_reserved_minus_allocated"] = f.peak_reserved_minus_allocated;
+    j["floor_peak_largest_free_block"] = f.peak_largest_free_block;
+    j["floor_evictions_bytes_fit"] = f.evictions_bytes_fit;
+  }
+  return j;
+}
+
 }  // namespace
 
 Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
@@ -89,6 +149,7 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
   j["cliff_gap_bytes"] = Json(r.cliff_gap);
   j["rise_factor"] = ctx.settings.rise_factor;
   j["cancelled"] = r.cancelled;
+  if (ctx.config.memory.model != MemoryModel::kBytes) j["memory"] = MemoryJson(ctx, r);
   Json findings = Json::array();
   for (const auto& sf : r.findings) {
     Json f;
@@ -124,6 +185,7 @@ Json ScanToJson(const ScanContext& ctx, const ScanResult& r) {
 std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
   std::string s =
       "scan of " + ctx.trace + "\n  " + Header(ctx, r) + "\n  " + CriteriaText(ctx, r) + "\n";
+  if (const std::string m = MemoryText(ctx, r); !m.empty()) s += "  " + m + "\n";
   if (r.findings.empty()) return s + "no findings\n";
   s += std::to_string(r.findings.size()) + " finding(s):\n";
   const Int peak = ctx.baseline.peak;
@@ -131,8 +193,7 @@ std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
     const ScanFinding& sf = r.findings[i];
     s += "  " + std::to_string(i + 1) + ". " + FindingKindName(sf.found.kind) + ": " +
          EndText(sf.found.low, peak) + " -> " + EndText(sf.found.high, peak);
-    if (sf.found.kind != FindingKind::kInversion)
-      s += " (factor " + Fixed(sf.found.factor, 2) + ")";
+    if (sf.found.factor > 0) s += " (factor " + Fixed(sf.found.factor, 2) + ")";
     s += "\n";
     if (sf.refined)
       s += "     refined: " + EndText(sf.refined->finding.low, peak) + " -> " +
@@ -154,7 +215,7 @@ std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& sf, size
   else
     a.insert(a.end(),
              {"--lo-bytes", IntToString(f.low.budget), "--hi-bytes", IntToString(f.high.budget)});
-  if (f.kind == FindingKind::kRegimeCliff)
+  if (f.kind == FindingKind::kRegimeCliff || f.kind == FindingKind::kAllocatorCliff)
     a.insert(a.end(), {"--cliff-factor", ShortestDouble(ctx.settings.cliff_factor)});
   if (f.kind == FindingKind::kOverheadRise)
     a.insert(a.end(), {"--rise-factor", ShortestDouble(ctx.settings.rise_factor)});
@@ -164,6 +225,10 @@ std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& sf, size
   if (c.overhead_limit) a.insert(a.end(), {"--overhead-limit", ShortestDouble(*c.overhead_limit)});
   if (c.remat_limit) a.insert(a.end(), {"--remat-limit", IntToString(*c.remat_limit)});
   if (c.seed) a.insert(a.end(), {"--seed", IntToString(*c.seed)});
+  if (c.memory.model != MemoryModel::kBytes)
+    a.insert(a.end(), {"--memory", MemoryModelName(c.memory.model)});
+  if (c.memory.max_split_size_mb)
+    a.insert(a.end(), {"--max-split-size-mb", std::to_string(*c.memory.max_split_size_mb)});
   a.insert(a.end(), {"-o", "finding-" + std::to_string(number) + ".log"});
   std::string out;
   for (const auto& w : a) out.append(out.empty() ? "" : " ").append(ShellQuote(w));
@@ -215,6 +280,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
         << Header(ctx, r) << ".\nBaseline peak " << GroupedInt(peak) << " B, compute "
         << GroupedInt(ctx.baseline.compute) << ".\n"
         << CriteriaText(ctx, r) << " (overhead rises are listed but not marked on the plot).\n\n"
+        << (MemoryText(ctx, r).empty() ? "" : MemoryText(ctx, r) + ".\n\n")
         << "![overhead against budget](overhead.svg)\n\n"
         << (zoom ? "![around the findings](overhead-zoom.svg)\n\n" : "")
         << "Files: `points.jsonl` (one run record per budget), `scan.json` (findings).\n\n";
@@ -229,7 +295,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
       const ScanFinding& sf = r.findings[i];
       out << "| " << i + 1 << " | " << FindingKindName(sf.found.kind) << " | "
           << EndText(sf.found.low, peak) << " | " << EndText(sf.found.high, peak) << " | "
-          << (sf.found.kind == FindingKind::kInversion ? "" : Fixed(sf.found.factor, 2)) << " | "
+          << (sf.found.factor > 0 ? Fixed(sf.found.factor, 2) : "") << " | "
           << (sf.refined ? EndText(sf.refined->finding.low, peak) : "") << " | "
           << (sf.refined ? EndText(sf.refined->finding.high, peak) : "") << " | "
           << (sf.refined ? std::to_string(sf.refined->runs) + " runs, " + sf.refined->stop_reason

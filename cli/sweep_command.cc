@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/grid_options.h"
 #include "cli/interrupt.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/progress.h"
 #include "cli/simulation_options.h"
@@ -35,6 +36,7 @@ namespace {
 
 struct SweepCommandOptions {
   SimulationOptions sim;
+  MemoryFlags memory;
   GridOptions grid;
   std::string format = "table";
   std::string output, plot, resume, shard, heuristics;
@@ -129,6 +131,7 @@ int RunSweepCommand(const SweepCommandOptions& options) {
   if (o.sim.trace.empty())
     throw CLI::ValidationError("TRACE", "a trace is required (or --merge FILES)");
   FinishSimulationOptions(&o.sim);
+  o.sim.config.memory = FinishMemoryOptions(o.memory);
   RefuseSameFile(o.sim.trace, "trace", o.output, "-o");
   if (o.sim.config.budget || o.sim.config.ratio)
     throw CLI::ValidationError("--budget/--ratio", "a sweep takes --from, --to and --step instead");
@@ -250,6 +253,7 @@ CLI::App* RegisterSweep(CLI::App& app, SweepCommandOptions* o) {
   auto* cmd =
       app.add_subcommand("sweep", "run one configuration over a grid of budgets, in budget order");
   AddSimulationOptions(cmd, &o->sim, /*budget_optional=*/true);
+  AddMemoryOptions(cmd, &o->memory);
   cmd->get_option("TRACE")->required(false);
   RemoveBudgetOptions(cmd);
   AddGridOptions(cmd, &o->grid);

@@ -119,6 +119,10 @@ Json PointIdentity(const RunRecord& r) {
                         "baseline_peak", "baseline_compute"})
     id[k] = full[k];
   id["stats"] = full.contains("storage_stats");
+  // The memory model (only when not bytes, so default identities stay).
+  const Json config = ConfigToJson(r.config);
+  for (const char* k : {"memory", "max_split_size_mb"})
+    if (config.contains(k)) id[k] = config[k];
   return id;
 }
 

@@ -113,7 +113,8 @@ LinePlot SweepPlot(const std::vector<RunRecord>& records, const std::vector<Find
   for (const auto& f : findings) {
     double x = (x_of(f.low.ratio, f.low.budget) + x_of(f.high.ratio, f.high.budget)) / 2;
     std::string label = FindingKindName(f.kind);
-    if (f.kind == FindingKind::kInversion)
+    if (f.kind == FindingKind::kInversion || f.kind == FindingKind::kAllocatorInversion ||
+        f.kind == FindingKind::kFragmentationOom)
       label += " " + std::string(StatusName(f.low.status)) + "->" + StatusName(f.high.status);
     else
       label += " " + Fixed(f.low.overhead, 2) + "x->" + Fixed(f.high.overhead, 2) + "x";

@@ -11,9 +11,20 @@ namespace {
 
 // The oracle's configuration keys (CONFIG_KEYS in oracle/simrd_oracle.py).
 const std::vector<std::string>& ConfigKeys() {
-  static const std::vector<std::string> keys = {
-      "runtime",     "heuristic", "budget", "ratio", "baseline_runtime", "overhead_limit",
-      "remat_limit", "seed",      "stats",  "time",  "eviction_log",     "costs_at"};
+  static const std::vector<std::string> keys = {"runtime",
+                                                "heuristic",
+                                                "budget",
+                                                "ratio",
+                                                "baseline_runtime",
+                                                "overhead_limit",
+                                                "remat_limit",
+                                                "seed",
+                                                "stats",
+                                                "time",
+                                                "eviction_log",
+                                                "costs_at",
+                                                "memory",
+                                                "max_split_size_mb"};
   return keys;
 }
 
@@ -43,8 +54,33 @@ Json ConfigToJson(const RunConfig& c) {
     j["remat_limit"] = Json(*c.remat_limit);
   if (c.seed) j["seed"] = Json(*c.seed);
   if (c.stats) j["stats"] = true;
+  // Only under an allocator model, so that default configurations stay as they were.
+  if (c.memory.model != MemoryModel::kBytes) j["memory"] = MemoryModelName(c.memory.model);
+  if (c.memory.max_split_size_mb) j["max_split_size_mb"] = *c.memory.max_split_size_mb;
   return j;
 }
+
+namespace {
+
+// The model (named by model_key) and max_split_size_mb of a configuration
+// ("memory") or of a record's "memory" object ("model").
+MemoryOptions MemoryOptionsFromJson(const JsonFields& j, const char* model_key) {
+  MemoryOptions o;
+  if (auto name = j.OptionalString(model_key)) {
+    const auto model = MemoryModelFromName(*name);
+    if (!model) j.Fail(model_key, "bytes, cuda-caching or arena");
+    o.model = *model;
+  }
+  if (auto mb = j.OptionalInteger("max_split_size_mb")) {
+    if (*mb <= 20 || *mb > (Int{1} << 40)) j.Fail("max_split_size_mb", "an integer in 21..2^40");
+    if (o.model != MemoryModel::kCudaCaching)
+      j.Fail("max_split_size_mb", "no max_split_size_mb outside the cuda-caching model");
+    o.max_split_size_mb = static_cast<uint64_t>(*mb);
+  }
+  return o;
+}
+
+}  // namespace
 
 RunConfig ConfigFromJson(const Json& json) {
   JsonFields j(json);
@@ -68,6 +104,7 @@ RunConfig ConfigFromJson(const Json& json) {
   j.OptionalBool("time");
   j.OptionalBool("eviction_log");
   j.OptionalInteger("costs_at");
+  c.memory = MemoryOptionsFromJson(j, "memory");
   return c;
 }
 
@@ -127,6 +164,8 @@ Json RecordToJson(const RunRecord& r) {
                    {"device_frees", m.final.device_frees},
                    {"alloc_retries", m.final.alloc_retries},
                    {"refusals", m.final.ooms}};
+    if (r.config.memory.max_split_size_mb)
+      j["memory"]["max_split_size_mb"] = *r.config.memory.max_split_size_mb;
   }
   return j;
 }
@@ -182,6 +221,31 @@ RunRecord RecordFromJson(const Json& json) {
                          row.Int64("direct_remat_count"), row.Int64("collateral_remat_count")});
     }
   }
+  if (j.Has("memory")) {
+    // The allocator's figures, and the model the record ran under: a record
+    // read back (sweep --merge/--resume, scan --records) runs again under it.
+    const JsonFields m = j.Object("memory");
+    r.config.memory = MemoryOptionsFromJson(m, "model");
+    if (r.config.memory.model == MemoryModel::kBytes) m.Fail("model", "cuda-caching or arena");
+    MemoryRecord rec;
+    rec.model = r.config.memory.model;
+    const auto u64 = [&m](const char* key) {
+      const Int v = m.Integer(key);
+      if (v < 0) m.Fail(key, "a count of bytes or events (>= 0)");
+      return static_cast<uint64_t>(v);
+    };
+    rec.reserved_peak = u64("reserved_peak");
+    rec.allocated_peak = u64("allocated_peak");
+    rec.peak_reserved_minus_allocated = u64("peak_reserved_minus_allocated");
+    rec.peak_largest_free_block = u64("peak_largest_free_block");
+    rec.evictions_bytes_fit = static_cast<int64_t>(u64("evictions_bytes_fit"));
+    rec.final.segments = u64("segments");
+    rec.final.device_allocations = u64("device_allocations");
+    rec.final.device_frees = u64("device_frees");
+    rec.final.alloc_retries = u64("alloc_retries");
+    rec.final.ooms = u64("refusals");
+    r.memory = rec;
+  }
   return r;
 }
 
@@ -222,6 +286,11 @@ std::vector<std::string> DifferingFields(const Json& a, const Json& b,
     if (f == "storage_stats" && (!in_a || !in_b)) continue;  // only when both carry them
     if (in_a != in_b || (in_a && a[f] != b[f])) out.push_back(f);
   }
+  // The allocator's figures (records under an allocator model only; simrd's
+  // never have them, nor do ours under bytes).
+  if (a.contains("memory") != b.contains("memory") ||
+      (a.contains("memory") && a["memory"] != b["memory"]))
+    out.push_back("memory");
   return out;
 }
 

@@ -52,7 +52,7 @@ std::vector<RunRecord> ReadRecordsJsonl(const std::string& path);
 // left out for the equivalence-class heuristics (QUIRKS.md, Q-EQCLASS).
 std::vector<std::string> ParityFields(const std::string& heuristic);
 
-// The names of the parity fields where a and b differ.
+// The names of the parity fields (and "memory", the allocator's) where a and b differ.
 std::vector<std::string> DifferingFields(const Json& a, const Json& b,
                                          const std::string& heuristic);
 

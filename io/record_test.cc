@@ -52,6 +52,66 @@ TEST(RecordFromJson, RoundTripsRealRecords) {
   EXPECT_EQ(RecordToJson(RecordFromJson(j)).dump(), j.dump());
 }
 
+// Under an allocator model the record keeps the model (and its option) and
+// the allocator's figures: read back, it writes the same JSON, runs again
+// under the same model, and a sweep read back (sweep --merge, --resume,
+// scan --records) keeps them.
+TEST(RecordFromJson, RoundTripsAllocatorRecords) {
+  const char* dir = std::getenv("DTRCHECK_TRACES");
+  std::string path =
+      std::string(dir ? dir : "") + "/resnet32-56-9000000000.0-2020-10-1-13-3-30-default.log";
+  if (!dir || !*dir || !std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  Graph g = ParseTraceFile(path);
+  Baseline b = RunBaseline(g, "RuntimeV2EagerOptimized");
+  std::set<std::string> statuses;
+  for (MemoryModel model : {MemoryModel::kCudaCaching, MemoryModel::kArena}) {
+    RunConfig c;
+    c.memory.model = model;
+    if (model == MemoryModel::kCudaCaching) c.memory.max_split_size_mb = 64;
+    for (const auto& p : RunSweep(g, c, b, RatioBudgets({0.02, 0.6, 1.0})).points) {
+      ASSERT_TRUE(p.record.memory.has_value());
+      Json j = RecordToJson(p.record);
+      const RunRecord back = RecordFromJson(j);
+      EXPECT_EQ(RecordToJson(back).dump(), j.dump());
+      EXPECT_EQ(back.config.memory, c.memory);
+      EXPECT_EQ(back.memory->reserved_peak, p.record.memory->reserved_peak);
+      EXPECT_EQ(RecordToJson(Simulate(g, back.config, b)).dump(), j.dump());
+      statuses.insert(StatusName(p.status()));
+    }
+  }
+  EXPECT_TRUE(statuses.count("ok") && statuses.count("oom"));
+  // A bytes record has no memory field and reads back as bytes.
+  RunConfig bytes;
+  bytes.ratio = 0.5;
+  EXPECT_EQ(RecordFromJson(RecordToJson(Simulate(g, bytes, b))).config.memory, MemoryOptions{});
+}
+
+TEST(RecordFromJson, NamesABadMemoryField) {
+  RunConfig c;
+  c.ratio = 1.0;
+  c.memory.model = MemoryModel::kArena;
+  Graph g = ParseTrace(
+      "{\"ANNOTATION\":\"START\",\"INSTRUCTION\":\"ANNOTATE\"}\n"
+      "{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"x\"}\n"
+      "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":\"1024\",\"NAME\":\"x\"}\n",
+      "one");
+  Baseline b = RunBaseline(g, c.baseline_runtime);
+  const Json good = RecordToJson(Simulate(g, c, b));
+  ASSERT_TRUE(good.contains("memory"));
+  Json bad = good;
+  bad["memory"]["model"] = "heap";
+  EXPECT_EQ(ErrorOf<FieldError>([&] { RecordFromJson(bad); }),
+            "field \"memory.model\": expected bytes, cuda-caching or arena, found \"heap\"");
+  bad = good;
+  bad["memory"]["max_split_size_mb"] = 40;
+  EXPECT_NE(ErrorOf<FieldError>([&] { RecordFromJson(bad); }).find("max_split_size_mb"),
+            std::string::npos);
+  bad = good;
+  bad["memory"].erase("reserved_peak");
+  EXPECT_EQ(ErrorOf<FieldError>([&] { RecordFromJson(bad); }),
+            "missing field \"memory.reserved_peak\"");
+}
+
 TEST(RecordFromJson, RejectsNonRecords) {
   EXPECT_THROW(RecordFromJson(ParseJson("[1]")), FieldError);
   EXPECT_EQ(ErrorOf<FieldError>([] { RecordFromJson(ParseJson(R"({"runtime": "X"})")); }),
@@ -122,6 +182,11 @@ TEST(ConfigJson, RoundTrips) {
   configs[3].overhead_limit = 1.05;  // no budget: an archived finding's configuration
   configs[4].budget = 0;
   configs[5].ratio = 1.0;
+  configs.push_back(configs[5]);
+  configs[6].memory.model = MemoryModel::kCudaCaching;
+  configs[6].memory.max_split_size_mb = 64;
+  configs.push_back(configs[5]);
+  configs[7].memory.model = MemoryModel::kArena;
   for (const RunConfig& c : configs) {
     Json j = ConfigToJson(c);
     RunConfig back = ConfigFromJson(j);
@@ -135,6 +200,7 @@ TEST(ConfigJson, RoundTrips) {
     EXPECT_EQ(back.remat_limit, c.remat_limit);
     EXPECT_EQ(back.seed, c.seed);
     EXPECT_EQ(back.stats, c.stats);
+    EXPECT_EQ(back.memory, c.memory);
   }
   // The oracle's key order, as archived manifests hold it.
   EXPECT_EQ(ConfigToJson(configs[0]).dump(),

@@ -10,7 +10,9 @@
 #define DTRCHECK_MEMORY_ALLOCATOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace dtrcheck::memory {
@@ -70,6 +72,24 @@ class Allocator {
   virtual uint64_t FreeBytesAdjacent(uint64_t address) const = 0;
   // Every block, allocated or free, in address order.
   virtual std::vector<Piece> Pieces() const = 0;
+
+  // Forks: a sweep copies one run at many budgets (sim/simulate.h's
+  // SimulateBudgets), so an allocator is copied and given another capacity.
+  // The defaults refuse, for a model that cannot be copied.
+  //
+  // A deep copy (independent of this one), or null when the model cannot be
+  // copied.
+  virtual std::unique_ptr<Allocator> Clone() const { return nullptr; }
+  // The smallest device capacity under which every decision made so far
+  // would have been the same: SetCapacity(c) makes this allocator the one a
+  // run with capacity c from the start would have, for every c >= it.
+  virtual uint64_t CapacityDemand() const { return UINT64_MAX; }
+  // Gives the allocator another capacity; nullopt when done, else why not
+  // (capacity below CapacityDemand(), or a model whose layout is the
+  // capacity), leaving it unchanged.
+  virtual std::optional<std::string> SetCapacity(uint64_t /*capacity*/) {
+    return "this allocator model cannot change its capacity";
+  }
 };
 
 }  // namespace dtrcheck::memory

@@ -20,7 +20,9 @@
 #define DTRCHECK_MEMORY_ARENA_ALLOCATOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "memory/allocator.h"
@@ -39,6 +41,19 @@ class ArenaAllocator final : public BlockMapAllocator {
   static uint64_t AlignedSize(uint64_t size);
 
   std::optional<Block> Allocate(uint64_t request_bytes) override;
+  std::unique_ptr<Allocator> Clone() const override;
+  // The region is the budget, and a best fit compares the free piece at its
+  // end, whose size is the budget minus what lies before it, with the
+  // others: once a request has been placed (or refused), no other capacity
+  // is known to give the same layout. Before that, any capacity does.
+  uint64_t CapacityDemand() const override { return decided_ ? UINT64_MAX : 0; }
+  // Lays the region out afresh at the new capacity before any request;
+  // refuses (with the reason) after one.
+  std::optional<std::string> SetCapacity(uint64_t capacity) override;
+
+ private:
+  void Lay(uint64_t budget);
+  bool decided_ = false;
 };
 
 }  // namespace dtrcheck::memory

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 namespace dtrcheck::memory {
@@ -88,6 +89,24 @@ TEST(ArenaAllocator, SizesRoundUpTo512Bytes) {
   EXPECT_EQ(a.figures().reserved, 4 * kKiB);
   EXPECT_EQ(a.figures().peak_allocated, 1536u);
   EXPECT_EQ(a.Allocate(0)->size, 0u);
+}
+
+// The region is the budget and its best fit weighs the free piece at its
+// end: a copy takes another capacity only before its first request.
+TEST(ArenaAllocator, TakesAnotherCapacityOnlyBeforeItsFirstRequest) {
+  ArenaAllocator a(16 * kKiB);
+  EXPECT_EQ(a.CapacityDemand(), 0u);
+  std::unique_ptr<Allocator> copy = a.Clone();
+  ASSERT_FALSE(copy->SetCapacity(8 * kKiB).has_value());
+  EXPECT_EQ(copy->figures().reserved, 8 * kKiB);
+  EXPECT_EQ(copy->Pieces(), ArenaAllocator(8 * kKiB).Pieces());
+  EXPECT_EQ(a.figures().reserved, 16 * kKiB);  // the original is unchanged
+  a.Allocate(4 * kKiB);
+  EXPECT_EQ(a.CapacityDemand(), UINT64_MAX);
+  EXPECT_TRUE(a.SetCapacity(32 * kKiB).has_value());
+  EXPECT_FALSE(a.SetCapacity(16 * kKiB).has_value());  // its own: nothing to change
+  std::unique_ptr<Allocator> later = a.Clone();
+  EXPECT_EQ(later->Pieces(), a.Pieces());
 }
 
 }  // namespace

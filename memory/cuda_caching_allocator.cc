@@ -86,7 +86,13 @@ std::optional<uint64_t> CudaCachingAllocator::AllocBlock(uint64_t alloc_size, Po
                                                          bool is_retry) {
   if (is_retry) ++figures_.alloc_retries;
   // reserved <= capacity always holds (only this grows it).
-  if (alloc_size > capacity_ - figures_.reserved) return std::nullopt;  // cudaErrorMemoryAllocation
+  demand_ = std::max(demand_, alloc_size > UINT64_MAX - figures_.reserved
+                                  ? UINT64_MAX
+                                  : figures_.reserved + alloc_size);
+  if (alloc_size > capacity_ - figures_.reserved) {  // cudaErrorMemoryAllocation
+    refused_ = true;
+    return std::nullopt;
+  }
   const uint64_t address = next_address_;
   next_address_ += alloc_size;
   blocks_.AddSegment(address, alloc_size, pool, true);
@@ -95,6 +101,24 @@ std::optional<uint64_t> CudaCachingAllocator::AllocBlock(uint64_t alloc_size, Po
   ++figures_.device_allocations;
   Grew();
   return address;
+}
+
+std::unique_ptr<Allocator> CudaCachingAllocator::Clone() const {
+  return std::make_unique<CudaCachingAllocator>(*this);
+}
+
+std::optional<std::string> CudaCachingAllocator::SetCapacity(uint64_t capacity) {
+  if (capacity == capacity_) return std::nullopt;
+  if (refused_) {
+    return "a cudaMalloc was refused under the capacity of " + std::to_string(capacity_) +
+           " bytes: another capacity may have served it";
+  }
+  if (capacity < demand_) {
+    return "a cudaMalloc so far asked the device for " + std::to_string(demand_) +
+           " bytes in all, more than a capacity of " + std::to_string(capacity);
+  }
+  capacity_ = capacity;
+  return std::nullopt;
 }
 
 bool CudaCachingAllocator::ReleaseAvailableCachedBlocks(uint64_t size, Pool pool) {

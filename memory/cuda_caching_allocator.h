@@ -40,7 +40,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "memory/allocator.h"
@@ -78,7 +80,14 @@ class CudaCachingAllocator final : public BlockMapAllocator {
   static uint64_t AllocationSize(uint64_t size);
 
   std::optional<Block> Allocate(uint64_t request_bytes) override;
+  std::unique_ptr<Allocator> Clone() const override;
+  // The largest reserved + segment size a cudaMalloc has asked the device
+  // for: the capacity only decides whether a cudaMalloc succeeds. After a
+  // refused one, no other capacity is known to decide the same.
+  uint64_t CapacityDemand() const override { return refused_ ? UINT64_MAX : demand_; }
+  std::optional<std::string> SetCapacity(uint64_t capacity) override;
 
+  uint64_t capacity() const { return capacity_; }
   uint64_t max_split_size() const { return max_split_size_; }
 
  private:
@@ -94,6 +103,8 @@ class CudaCachingAllocator final : public BlockMapAllocator {
   uint64_t capacity_;
   uint64_t max_split_size_ = std::numeric_limits<uint64_t>::max();
   uint64_t next_address_ = kDeviceBase;
+  uint64_t demand_ = 0;   // the largest reserved + alloc_size asked for
+  bool refused_ = false;  // a cudaMalloc failed
 };
 
 }  // namespace dtrcheck::memory

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -274,6 +275,39 @@ TEST(CudaCachingAllocator, FreeOfABlockNotHandedOutThrows) {
   const auto x = *a.Allocate(kMiB);
   EXPECT_THROW(a.Free(Block{x.address + 512, 512, x.segment}), std::out_of_range);
   EXPECT_THROW(a.Free(Block{x.address, 512, x.segment}), std::invalid_argument);
+}
+
+// Forks (a sweep copies one run at many budgets): the capacity decides only
+// whether a cudaMalloc succeeds, so a copy given any capacity at least the
+// largest reserved + segment size asked for so far is the allocator that
+// capacity would have made; below it, or after a refused cudaMalloc, no.
+TEST(CudaCachingAllocator, ClonesAndTakesACapacityAboveItsDemand) {
+  CudaCachingAllocator a = Make(kGiB);
+  const Block x = *a.Allocate(3 * kMiB);  // a 20 MiB segment
+  const Block y = *a.Allocate(kMiB);      // a 2 MiB one
+  EXPECT_EQ(a.CapacityDemand(), 22 * kMiB);
+  std::unique_ptr<Allocator> copy = a.Clone();
+  ASSERT_TRUE(copy);
+  EXPECT_EQ(copy->Pieces(), a.Pieces());
+  EXPECT_TRUE(copy->SetCapacity(21 * kMiB).has_value());  // the 2 MiB segment would fail
+  ASSERT_FALSE(copy->SetCapacity(30 * kMiB).has_value());
+  // Independent of the original, and as a 30 MiB device from the start.
+  copy->Free(x);
+  EXPECT_EQ(a.figures().allocated, 3 * kMiB + kMiB);
+  CudaCachingAllocator fresh = Make(30 * kMiB);
+  const Block fx = *fresh.Allocate(3 * kMiB);
+  fresh.Allocate(kMiB);
+  fresh.Free(fx);
+  EXPECT_EQ(copy->Pieces(), fresh.Pieces());
+  EXPECT_EQ(copy->Allocate(20 * kMiB).has_value(), fresh.Allocate(20 * kMiB).has_value());
+  EXPECT_EQ(copy->Pieces(), fresh.Pieces());
+  (void)y;
+  // After a refusal, only the same capacity.
+  CudaCachingAllocator small = Make(4 * kMiB);
+  EXPECT_FALSE(small.Allocate(3 * kMiB));
+  EXPECT_EQ(small.CapacityDemand(), UINT64_MAX);
+  EXPECT_TRUE(small.SetCapacity(kGiB).has_value());
+  EXPECT_FALSE(small.SetCapacity(4 * kMiB).has_value());
 }
 
 }  // namespace

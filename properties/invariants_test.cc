@@ -58,6 +58,7 @@ RC_GTEST_PROP(Invariants, HoldForEveryAcceptedRuntimeAndHeuristic, ()) {
       c.heuristic = heuristic;
       c.ratio = ratio;
       if (limited) c.overhead_limit = 8.0;
+      c.memory = MemoryOptionsFromEnv("DTRCHECK_PROPERTIES_MEMORY");
       // Region updates checked against the walk as they happen (a
       // difference throws), and the record compared with the walk's below.
       c.region_rebuilds = RegionRebuilds::kUpdateChecked;
@@ -92,6 +93,7 @@ RC_GTEST_PROP(Invariants, AnUnboundedBudgetNeverRematerializes, ()) {
       c.runtime = runtime;
       c.heuristic = heuristic;
       c.budget = Int(1) << 62;  // above any generated trace's memory: never binding
+      c.memory = MemoryOptionsFromEnv("DTRCHECK_PROPERTIES_MEMORY");
       InvariantObserver observer(c.budget);
       auto rec = SimulateIfAccepted(g, c, base, &observer);
       if (!rec) continue;

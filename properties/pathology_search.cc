@@ -1,5 +1,6 @@
 #include "properties/pathology_search.h"
 
+#include "analysis/allocator_pathology.h"
 #include "analysis/pathology.h"
 #include "analysis/sweep.h"
 #include "sim/runtime.h"
@@ -31,14 +32,27 @@ std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySea
       if (baseline.compute == 0) return std::nullopt;
       findings = FindOverheadRises(points, search.factor);
       break;
+    case TraceProperty::kFragmentationOom: {
+      if (search.config.memory.model == MemoryModel::kBytes) return std::nullopt;
+      RunConfig bytes = search.config;
+      bytes.memory = MemoryOptions{};
+      findings = FindFragmentationOoms(
+          points, RunSweep(graph, bytes, baseline, RatioBudgets(search.ratios)).points);
+      break;
+    }
   }
   for (const Finding& f : findings) {
     PropertySpec spec;
     spec.property = search.property;
     spec.config = search.config;
     spec.factor = search.factor;
-    spec.lo = BudgetSpec::Ratio(*f.low.ratio);
+    if (search.property != TraceProperty::kFragmentationOom)
+      spec.lo = BudgetSpec::Ratio(*f.low.ratio);
     spec.hi = BudgetSpec::Ratio(*f.high.ratio);
+    if (search.property == TraceProperty::kFragmentationOom) {
+      const Diagnosis d = Diagnose(graph, WithBudget(search.config, spec.hi), baseline);
+      if (!d.oom || !d.oom->BytesFit()) continue;  // the bytes failed, not the allocator
+    }
     if (search.property == TraceProperty::kPinnedOom) {
       if (f.high.status != Status::kOom) continue;
       if (!Diagnose(graph, WithBudget(search.config, spec.hi), baseline).PinnedFrontierOom())

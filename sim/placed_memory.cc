@@ -1,6 +1,7 @@
 #include "sim/placed_memory.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "memory/arena_allocator.h"
@@ -24,6 +25,18 @@ std::string MemoryModelName(MemoryModel model) {
   return MemoryModelNames()[static_cast<size_t>(model)];
 }
 
+MemoryOptions MemoryOptionsFromEnv(const char* variable) {
+  MemoryOptions o;
+  const char* text = std::getenv(variable);
+  if (!text || !*text) return o;
+  const auto model = MemoryModelFromName(text);
+  if (!model)
+    throw std::invalid_argument(std::string(variable) + "=" + text +
+                                ": not a memory model (bytes, cuda-caching or arena)");
+  o.model = *model;
+  return o;
+}
+
 PlacedMemory::PlacedMemory(const MemoryOptions& options, uint64_t capacity) {
   record_.model = options.model;
   if (options.model != MemoryModel::kCudaCaching && options.max_split_size_mb) {
@@ -41,6 +54,34 @@ PlacedMemory::PlacedMemory(const MemoryOptions& options, uint64_t capacity) {
     case MemoryModel::kBytes:
       throw std::logic_error("PlacedMemory: the bytes model places nothing");
   }
+}
+
+PlacedMemory::PlacedMemory(const PlacedMemory& other)
+    : allocator_(other.allocator_->Clone()),
+      blocks_(other.blocks_),
+      placed_(other.placed_),
+      record_(other.record_),
+      peak_(other.peak_) {
+  if (!allocator_) {
+    throw std::logic_error("PlacedMemory: the " + MemoryModelName(record_.model) +
+                           " allocator cannot be copied");
+  }
+}
+
+std::optional<std::string> PlacedMemory::SetCapacity(uint64_t capacity) {
+  const bool undecided = allocator_->CapacityDemand() == 0;
+  if (auto why = allocator_->SetCapacity(capacity)) return why;
+  if (undecided && peak_ != std::pair<uint64_t, uint64_t>{0, 0}) {
+    // Only empty placements so far: the peak is the allocator as it is now
+    // (nothing allocated), under the new capacity.
+    const memory::Figures f = allocator_->figures();
+    peak_ = {f.reserved, f.allocated};
+    record_.reserved_peak = f.reserved;
+    record_.allocated_peak = f.allocated;
+    record_.peak_reserved_minus_allocated = f.reserved - f.allocated;
+    record_.peak_largest_free_block = f.largest_free_block;
+  }
+  return std::nullopt;
 }
 
 bool PlacedMemory::Place(std::span<const std::pair<StorageId, uint64_t>> storages) {

@@ -37,6 +37,12 @@ struct MemoryOptions {
   friend bool operator==(const MemoryOptions&, const MemoryOptions&) = default;
 };
 
+// The model named by the environment variable (the fuzz targets'
+// DTRCHECK_FUZZ_MEMORY, the RapidCheck properties' DTRCHECK_PROPERTIES_MEMORY);
+// bytes when unset or empty. Throws std::invalid_argument naming the
+// variable for an unknown model.
+MemoryOptions MemoryOptionsFromEnv(const char* variable);
+
 // What a record under an allocator model adds.
 struct MemoryRecord {
   MemoryModel model = MemoryModel::kBytes;
@@ -53,6 +59,17 @@ class PlacedMemory {
   // capacity: the budget (the device's bytes). Throws std::invalid_argument
   // naming the option on a bad model option.
   PlacedMemory(const MemoryOptions& options, uint64_t capacity);
+  // A deep copy (a fork of the run; std::logic_error if the model cannot be
+  // copied).
+  PlacedMemory(const PlacedMemory& other);
+  PlacedMemory& operator=(const PlacedMemory&) = delete;
+
+  // The smallest capacity under which the allocator would have decided
+  // everything so far the same (memory::Allocator::CapacityDemand).
+  uint64_t CapacityDemand() const { return allocator_->CapacityDemand(); }
+  // The allocator under another capacity, as if it had had it from the
+  // start; nullopt when done, else why the model cannot.
+  std::optional<std::string> SetCapacity(uint64_t capacity);
 
   // Places every (storage, size); on a refusal frees what this call placed
   // and returns false.

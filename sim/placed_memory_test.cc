@@ -54,5 +54,30 @@ TEST(PlacedMemory, RefusesAnOptionOfAnotherModel) {
   EXPECT_FALSE(MemoryModelFromName("heap"));
 }
 
+// A fork's copy: its own allocator and blocks, under its own capacity; an
+// arena placed only empty storages so far takes the new budget as its peak.
+TEST(PlacedMemory, CopiesAreIndependentAndTakeTheirCapacity) {
+  PlacedMemory m({.model = MemoryModel::kCudaCaching, .max_split_size_mb = {}}, 64 << 20);
+  const std::vector<std::pair<StorageId, uint64_t>> a = {{0, 3 << 20}};
+  ASSERT_TRUE(m.Place(a));
+  PlacedMemory copy(m);
+  EXPECT_EQ(copy.CapacityDemand(), uint64_t{20} << 20);
+  EXPECT_TRUE(copy.SetCapacity(uint64_t{19} << 20).has_value());
+  EXPECT_FALSE(copy.SetCapacity(uint64_t{20} << 20).has_value());
+  copy.Release(0);
+  EXPECT_EQ(copy.allocator().figures().allocated, 0u);
+  EXPECT_EQ(m.allocator().figures().allocated, uint64_t{3} << 20);
+  EXPECT_EQ(m.BlockOf(0).size, uint64_t{3} << 20);
+
+  PlacedMemory arena({.model = MemoryModel::kArena, .max_split_size_mb = {}}, 1 << 20);
+  const std::vector<std::pair<StorageId, uint64_t>> empty = {{0, 0}};
+  ASSERT_TRUE(arena.Place(empty));
+  EXPECT_EQ(arena.Record().reserved_peak, uint64_t{1} << 20);
+  PlacedMemory forked(arena);
+  ASSERT_FALSE(forked.SetCapacity(4 * kKiB).has_value());
+  EXPECT_EQ(forked.Record().reserved_peak, 4 * kKiB);
+  EXPECT_EQ(forked.Record().peak_largest_free_block, 4 * kKiB);
+}
+
 }  // namespace
 }  // namespace dtrcheck

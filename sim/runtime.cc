@@ -117,15 +117,8 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
     operators_.push_back(op);
   }
   AssignStorages();
-  if (options.memory.model != MemoryModel::kBytes) {
-    // The allocator's device holds the budget (unbounded: 2^62 bytes).
-    constexpr Int kMaxCapacity = Int{1} << 62;
-    const Int capacity = options.budget ? *options.budget : kMaxCapacity;
-    if (capacity < 0 || capacity > kMaxCapacity)
-      throw std::invalid_argument("--memory " + MemoryModelName(options.memory.model) +
-                                  ": the budget must be between 0 and 2^62 bytes");
-    placed_ = std::make_shared<PlacedMemory>(options.memory, static_cast<uint64_t>(capacity));
-  }
+  if (options.memory.model != MemoryModel::kBytes)
+    placed_ = std::make_shared<PlacedMemory>(options.memory, Capacity(options));
 }
 
 // Which storage each tensor of the graph will have, and the storage
@@ -215,6 +208,21 @@ const Region& Runtime::NoRegion() {
   return none;
 }
 
+uint64_t Runtime::Capacity(const RuntimeOptions& options) {
+  // The allocator's device holds the budget (unbounded: 2^62 bytes).
+  constexpr Int kMaxCapacity = Int{1} << 62;
+  const Int capacity = options.budget ? *options.budget : kMaxCapacity;
+  if (capacity < 0 || capacity > kMaxCapacity)
+    throw std::invalid_argument("--memory " + MemoryModelName(options.memory.model) +
+                                ": the budget must be between 0 and 2^62 bytes");
+  return static_cast<uint64_t>(capacity);
+}
+
+Int Runtime::max_demand() const {
+  if (!placed_) return max_demand_;
+  return std::max(max_demand_, static_cast<Int>(placed_->CapacityDemand()));
+}
+
 bool Runtime::OverBudget(Int extra) const {
   return options_.budget && memory_usage_ + extra > *options_.budget;
 }
@@ -231,9 +239,15 @@ void Runtime::ForkFrom(const Runtime& other, Heuristic& heuristic, std::optional
 
 void Runtime::AdoptFork(Heuristic& heuristic, std::optional<Int> budget) {
   if (!frames_.empty()) throw std::logic_error("Runtime: forked in the middle of a command");
-  if (placed_) throw std::logic_error("Runtime: a run under an allocator model is not forked");
   heuristic_ = &heuristic;
   options_.budget = budget;
+  if (placed_) {
+    // The fork's own allocator, copied, under the fork's budget.
+    placed_ = std::make_shared<PlacedMemory>(*placed_);
+    if (auto why = placed_->SetCapacity(Capacity(options_)))
+      throw std::logic_error("Runtime: this run cannot be forked at budget " +
+                             IntToString(budget.value_or(0)) + ": " + *why);
+  }
   eq_forest_.Rebind(&summary_.heuristic_access_count);
   region_upkeep_.Rebind(&summary_.heuristic_access_count, &marks_, &marks2_);
   ReservePerStorage();

@@ -146,7 +146,9 @@ class Runtime {
   // The largest memory_usage + request that a budget check has compared
   // with the budget so far (every check, passed or not): a run under budget
   // B has made the same choices as an unbounded one as long as this is <= B.
-  Int max_demand() const { return max_demand_; }
+  // Under an allocator model, also the smallest device capacity under which
+  // the allocator has decided the same (memory::Allocator::CapacityDemand).
+  Int max_demand() const;
   Int max_locked_bytes() const { return max_locked_bytes_; }
   Int max_locked_clock() const { return max_locked_clock_; }
   // Region rebuilds that updated the last walk instead of walking
@@ -199,6 +201,8 @@ class Runtime {
   void Unlock(StorageId s);
   void MakeEvictable(StorageId s);
   bool OverBudget(Int extra) const;
+  // The allocator's device capacity under these options: the budget.
+  static uint64_t Capacity(const RuntimeOptions& options);
   void AssignStorages();
   void ReservePerStorage();
   void AddStorage(Int size);
@@ -245,7 +249,7 @@ class Runtime {
   int64_t distinct_evicted_ = 0;
   Int locked_bytes_ = 0, max_locked_bytes_ = 0, max_locked_clock_ = 0;
   Int max_demand_ = 0;
-  // Shared only in name: a runtime with an allocator model is never forked.
+  // Shared only until AdoptFork, which gives a fork its own copy.
   std::shared_ptr<PlacedMemory> placed_;
 
   std::vector<Frame> frames_;

@@ -4,6 +4,8 @@
 // that make runs thrash, and budgets from far below the peak to above it.
 // And RecordBeforeRun, by which a resumed sweep knows its records: the
 // budget, limit and seed Simulate runs under.
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 
 #include "io/record.h"
 #include "io/trace_graph.h"
+#include "sim/parse.h"
 #include "sim/simulate.h"
 #include "traces/synthetic/generators.h"
 
@@ -84,6 +87,61 @@ TEST(SimulateBudgets, GivesSimulatesRecordForEveryBudget) {
   EXPECT_GT(statuses[Status::kOk], 0);
   EXPECT_GT(statuses[Status::kOom], 0);
   EXPECT_GT(statuses[Status::kThrashed], 0);
+}
+
+// Under an allocator model the forks copy the allocator and give it the
+// fork's budget as its capacity (cuda-caching: valid while no cudaMalloc has
+// asked for more; arena: only before its first request). Every record,
+// the allocator's figures included, is still Simulate's.
+void ExpectSimulatesRecords(const Graph& g, const RunConfig& base,
+                            const std::vector<double>& ratios, std::map<Status, int>* statuses) {
+  Baseline baseline = RunBaseline(g, base.baseline_runtime);
+  std::vector<RunConfig> configs;
+  for (double r : ratios) {
+    RunConfig c = base;
+    c.ratio = r;
+    configs.push_back(c);
+  }
+  std::vector<std::string> shared(configs.size());
+  SimulateBudgets(g, configs, baseline, [&](size_t i, RunRecord&& rec) {
+    ASSERT_TRUE(rec.memory.has_value());
+    shared[i] = RecordToJson(rec).dump();
+    (*statuses)[rec.status] += 1;
+  });
+  for (size_t i = 0; i < configs.size(); ++i) {
+    SCOPED_TRACE(MemoryModelName(base.memory.model) + " " + base.heuristic + " ratio " +
+                 std::to_string(ratios[i]));
+    EXPECT_EQ(shared[i], RecordToJson(Simulate(g, configs[i], baseline)).dump());
+  }
+}
+
+TEST(SimulateBudgets, GivesSimulatesRecordUnderAllocatorModels) {
+  std::map<Status, int> statuses;
+  for (MemoryModel model : {MemoryModel::kCudaCaching, MemoryModel::kArena})
+    for (const std::string& shape : GeneratorShapes())
+      for (const Pair& pair : {kPairs[0], kPairs[1], kPairs[4]}) {
+        RunConfig base;
+        base.runtime = pair.runtime;
+        base.heuristic = pair.heuristic;
+        base.memory.model = model;
+        ExpectSimulatesRecords(Synthetic(shape, 0), base, {0.3, 0.6, 0.95, 1.0, 1.5, 100.0},
+                               &statuses);
+      }
+  // A public trace whose tensors span both of cuda-caching's pools.
+  const char* dir = std::getenv("DTRCHECK_TRACES");
+  const std::string path =
+      std::string(dir ? dir : "") + "/resnet32-56-9000000000.0-2020-10-1-13-3-30-default.log";
+  if (dir && *dir && std::filesystem::exists(path)) {
+    const Graph g = ParseTraceFile(path);
+    for (MemoryModel model : {MemoryModel::kCudaCaching, MemoryModel::kArena}) {
+      RunConfig base;
+      base.memory.model = model;
+      if (model == MemoryModel::kCudaCaching) base.memory.max_split_size_mb = 64;
+      ExpectSimulatesRecords(g, base, {0.4, 0.5, 0.7, 1.0, 1.2, 3.0}, &statuses);
+    }
+  }
+  EXPECT_GT(statuses[Status::kOk], 0);
+  EXPECT_GT(statuses[Status::kOom], 0);
 }
 
 TEST(SimulateBudgets, RefusesConfigurationsThatDifferInMoreThanTheBudget) {

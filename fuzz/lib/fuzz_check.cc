@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "analysis/allocator_pathology.h"
 #include "analysis/format.h"
 #include "base/sha256.h"
 #include "io/trace_graph.h"
@@ -28,7 +29,11 @@ double EnvDouble(const char* name, double fallback, double lo, double hi, bool l
 std::string OpKind(const std::string& op_name) { return op_name.substr(0, op_name.rfind('/')); }
 
 std::string PairAndShape(const FuzzCase& c) {
-  return c.config.runtime + "|" + c.config.heuristic + "|" + c.trace.shape;
+  std::string s = c.config.runtime + "|" + c.config.heuristic + "|" + c.trace.shape;
+  // Signatures under bytes stay as they were.
+  if (c.config.memory.model != MemoryModel::kBytes)
+    s += "|memory " + MemoryModelName(c.config.memory.model);
+  return s;
 }
 
 PropertySpec SpecOf(TraceProperty property, const FuzzCase& c, const Finding& f, double factor) {
@@ -52,6 +57,7 @@ FuzzCheckOptions FuzzCheckOptionsFromEnv() {
   if (every != static_cast<int>(every))
     throw std::invalid_argument("DTRCHECK_FUZZ_CHECK_REGIONS_EVERY: not a whole number");
   o.check_regions_every = static_cast<int>(every);
+  o.memory = MemoryOptionsFromEnv("DTRCHECK_FUZZ_MEMORY");
   return o;
 }
 
@@ -65,7 +71,9 @@ std::string FuzzFinding::Describe() const {
   return s;
 }
 
-FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
+FuzzCheck CheckFuzzCase(const FuzzCase& fuzz_case, const FuzzCheckOptions& options) {
+  FuzzCase c = fuzz_case;
+  c.config.memory = options.memory;
   FuzzCheck out;
   Graph graph = TraceLogGraph(FuzzCaseTrace(c), "fuzz-case");
   out.baseline = RunBaseline(graph, c.config.baseline_runtime);
@@ -129,6 +137,30 @@ FuzzCheck CheckFuzzCase(const FuzzCase& c, const FuzzCheckOptions& options) {
       out.findings.push_back(f);
     }
   }
+
+  if (c.config.memory.model != MemoryModel::kBytes) {
+    RunConfig bytes = config;
+    bytes.memory = MemoryOptions{};
+    const std::vector<SweepPoint> bytes_points =
+        RunSweep(graph, bytes, out.baseline, RatioBudgets(c.Ratios())).points;
+    for (const Finding& frag : FindFragmentationOoms(out.points, bytes_points)) {
+      if (frag.high.status != Status::kOom) continue;
+      FuzzFinding f;
+      f.kind = "fragmentation-oom";
+      f.runs = frag;
+      PropertySpec spec;
+      spec.property = TraceProperty::kFragmentationOom;
+      spec.config = c.config;
+      spec.hi = BudgetSpec::Ratio(*frag.high.ratio);
+      f.spec = spec;
+      Diagnosis d = Diagnose(graph, WithBudget(c.config, spec.hi), out.baseline);
+      if (!d.oom || !d.oom->BytesFit()) continue;  // the bytes failed first: not fragmentation
+      f.detail = "the allocator refused " + GroupedInt(d.oom->request) + " B computing " +
+                 OpKind(d.oom->op_name) + " where the bytes fit";
+      f.signature = "fragmentation-oom|" + PairAndShape(c) + "|" + OpKind(d.oom->op_name);
+      out.findings.push_back(f);
+    }
+  }
   return out;
 }
 
@@ -140,7 +172,8 @@ std::vector<std::string> ReduceArguments(const FuzzFinding& f) {
   if (!f.spec) return {};
   const PropertySpec& s = *f.spec;
   std::vector<std::string> a = {"--property", TracePropertyName(s.property)};
-  a.insert(a.end(), {"--lo", ShortestDouble(*s.lo->ratio), "--hi", ShortestDouble(*s.hi.ratio)});
+  if (s.lo) a.insert(a.end(), {"--lo", ShortestDouble(*s.lo->ratio)});
+  a.insert(a.end(), {"--hi", ShortestDouble(*s.hi.ratio)});
   if (s.property == TraceProperty::kCliff)
     a.insert(a.end(), {"--cliff-factor", ShortestDouble(s.factor)});
   a.insert(a.end(), {"--runtime", s.config.runtime, "--heuristic", s.config.heuristic,
@@ -148,6 +181,8 @@ std::vector<std::string> ReduceArguments(const FuzzFinding& f) {
   if (s.config.overhead_limit)
     a.insert(a.end(), {"--overhead-limit", ShortestDouble(*s.config.overhead_limit)});
   if (s.config.seed) a.insert(a.end(), {"--seed", IntToString(*s.config.seed)});
+  if (s.config.memory.model != MemoryModel::kBytes)
+    a.insert(a.end(), {"--memory", MemoryModelName(s.config.memory.model)});
   return a;
 }
 

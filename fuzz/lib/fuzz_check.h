@@ -9,6 +9,9 @@
 //               differing by at least `cliff_factor`  (FindRegimeCliffs)
 //   simrd-error a run ended in a simrd assertion: the generator produced a
 //               trace simrd cannot run, a bug rather than a pathology
+//   fragmentation-oom  under an allocator model ($DTRCHECK_FUZZ_MEMORY):
+//               ok in bytes, oom under the allocator where the bytes fit
+//               (FindFragmentationOoms, analysis/allocator_pathology.h)
 // Each finding has a signature, the key findings are deduplicated by across
 // fuzzer processes, campaigns and machines.
 #ifndef DTRCHECK_FUZZ_LIB_FUZZ_CHECK_H_
@@ -35,15 +38,19 @@ struct FuzzCheckOptions {
   // as std::logic_error, which the fuzzer reports as a crash. Checking costs
   // about as much as the sweep itself.  $DTRCHECK_FUZZ_CHECK_REGIONS_EVERY
   int check_regions_every = 4;
+  // $DTRCHECK_FUZZ_MEMORY: bytes (the default), cuda-caching or arena; every
+  // sweep of the case runs under it, and the grid again under bytes.
+  MemoryOptions memory;
 };
 
 // The defaults, overridden by the environment variables above. Throws
 // std::invalid_argument for a value that is not a number in range
-// (factor >= 1, 0 < gap <= 1, every >= 0).
+// (factor >= 1, 0 < gap <= 1, every >= 0), or an unknown memory model.
 FuzzCheckOptions FuzzCheckOptionsFromEnv();
 
 struct FuzzFinding {
-  std::string kind;                  // "inversion", "pinned-oom", "cliff", "simrd-error"
+  // "inversion", "pinned-oom", "cliff", "simrd-error", "fragmentation-oom"
+  std::string kind;
   std::optional<PropertySpec> spec;  // what to reduce with; none for simrd-error
   Finding runs;                      // the two runs (for simrd-error: the failing one twice)
   std::string detail;                // oom: the failing operator; simrd-error: the assertion

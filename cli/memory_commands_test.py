@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""`--memory` in every simulating command besides run (issue 42, item 1):
+sweep records under an allocator are run's, point for point (the sweep forks
+one run at many budgets and gives each copy of the allocator its budget);
+they read back (--resume, --merge, scan --records) with their memory fields;
+scan reports the allocator-only pathologies (a fragmentation OOM: ok in
+bytes, out of memory under cuda-caching, whose 2 MiB segment no 4-8 KiB
+device holds); an unknown model or an option of another model is one line
+on stderr, exit code 2, in every command."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any, Dict, List
+
+dtrcheck = sys.argv[1]
+START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
+
+
+def call(name: str, size: int) -> str:
+    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
+            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
+            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
+
+
+# As cli/memory_option_test.py: 4 KiB in bytes fit, the arena's holes do not.
+TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
+         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
+         + call('y1', 1024) + call('y2', 1024)
+         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
+failed = 0
+passed = 0
+
+
+def dt(args: List[str]) -> 'subprocess.CompletedProcess[str]':
+    return subprocess.run([dtrcheck, *args], capture_output=True, text=True, timeout=120)
+
+
+def check(ok: bool, what: str) -> None:
+    global failed, passed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print('FAIL', what)
+
+
+def jsonl(text: str) -> List[Dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+with tempfile.TemporaryDirectory() as d:
+    log = os.path.join(d, 'holes.log')
+    with open(log, 'w') as f:
+        f.write(TRACE)
+    grid = ['--bytes', '--from', '4096', '--to', '8192', '--step', '1024']
+    for model in ['arena', 'cuda-caching']:
+        out = os.path.join(d, f'{model}.jsonl')
+        p = dt(['sweep', log, *grid, '--memory', model, '--format', 'jsonl', '-o', out])
+        check(p.returncode == 0, f'sweep --memory {model}: {p.stderr}')
+        with open(out) as f:
+            swept = jsonl(f.read())
+        check(len(swept) == 5 and all('memory' in r for r in swept),
+              f'{model}: five records with memory figures')
+        for r in swept:
+            q = dt(['run', log, '--budget', str(r['budget']), '--memory', model, '--json'])
+            alone = json.loads(q.stdout)
+            # The sweep adds a sweep_check; everything else is run's.
+            r = {k: v for k, v in r.items() if k != 'sweep_check'}
+            check(r == alone, f'{model} at {r["budget"]}: sweep {r} != run {alone}')
+        # Read back: resume (nothing left to run) and merge keep the records.
+        p = dt(['sweep', log, *grid, '--memory', model, '--format', 'jsonl', '--resume', out])
+        check(p.returncode == 0 and [{k: v for k, v in r.items() if k != 'sweep_check'}
+                                     for r in jsonl(p.stdout)]
+              == [{k: v for k, v in r.items() if k != 'sweep_check'} for r in swept],
+              f'{model}: --resume gives the records back: {p.stderr}')
+        p = dt(['sweep', '--merge', out, '--format', 'jsonl'])
+        check(p.returncode == 0 and all('memory' in r for r in jsonl(p.stdout)),
+              f'{model}: --merge keeps the memory figures: {p.returncode} {p.stderr}')
+        # The records of another model are not this sweep's.
+        p = dt(['sweep', log, *grid, '--format', 'jsonl', '--resume', out])
+        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+              f'{model}: bytes --resume from {model} records refused: {p.returncode} {p.stderr}')
+    # The scan: under cuda-caching every budget is a fragmentation OOM, one
+    # stretch, reported once at its largest budget.
+    p = dt(['scan', log, *grid, '--memory', 'cuda-caching', '--json'])
+    check(p.returncode == 0, f'scan --memory cuda-caching: {p.stderr}')
+    scan = json.loads(p.stdout) if p.returncode == 0 else {}
+    kinds = [f['kind'] for f in scan.get('findings', [])]
+    check(kinds == ['fragmentation-oom'], f'one fragmentation OOM: {kinds}')
+    frag = scan['findings'][0] if kinds else {}
+    check(frag.get('high', {}).get('budget') == 8192 and frag['high']['status'] == 'oom'
+          and frag['low']['status'] == 'ok', f'at 8192, oom under the allocator: {frag}')
+    check(scan.get('memory', {}).get('model') == 'cuda-caching'
+          and scan['memory']['floor_budget'] is None
+          and scan['memory']['bytes_floor_budget'] == 4096, f'floors: {scan.get("memory")}')
+    p = dt(['scan', log, '--memory', 'cuda-caching', '--records',
+            os.path.join(d, 'cuda-caching.jsonl'), '--json'])
+    check(p.returncode == 0 and [f['kind'] for f in json.loads(p.stdout)['findings']] == kinds,
+          f'scan --records under cuda-caching: {p.stderr}')
+    p = dt(['scan', log, *grid, '--json'])
+    check(p.returncode == 0 and json.loads(p.stdout)['findings'] == [] and
+          'memory' not in json.loads(p.stdout), 'bytes: no findings, no memory section')
+    p = dt(['diagnose', log, '--budget', '8192', '--memory', 'cuda-caching'])
+    check(p.returncode == 0 and 'oom' in p.stdout, f'diagnose --memory: {p.stdout}{p.stderr}')
+    # Bad input in every command: one line, exit 2, nothing on stdout.
+    commands = {
+        'sweep': ['sweep', log, *grid],
+        'scan': ['scan', log, *grid],
+        'diagnose': ['diagnose', log, '--budget', '4096'],
+        'compare': ['compare', log, '--at', '0.5', '--at', '0.9'],
+        'reduce': ['reduce', log, '--property', 'fragmentation-oom', '--hi-bytes', '4096',
+                   '-o', os.path.join(d, 'out.log')],
+    }
+    bad = [(['--memory', 'heap'], '--memory: unknown memory model "heap"'),
+           (['--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
+           (['--memory', 'arena', '--expandable-segments'], '--expandable-segments: belongs')]
+    for name, args in commands.items():
+        for extra, message in bad:
+            p = dt(args + extra)
+            check(p.returncode == 2 and p.stdout == '' and message in p.stderr
+                  and len(p.stderr.strip().splitlines()) == 1,
+                  f'{name} {extra}: {p.returncode} {p.stderr}')
+    # fragmentation-oom needs an allocator model.
+    p = dt(commands['reduce'])
+    check(p.returncode == 2 and 'needs an allocator model' in p.stderr
+          and len(p.stderr.strip().splitlines()) == 1, f'reduce without --memory: {p.stderr}')
+print(f'{passed} passed, {failed} failed')
+sys.exit(1 if failed else 0)

@@ -13,7 +13,7 @@
 #include <streambuf>
 #include <vector>
 
-#include "sim/plugin_heuristic.h"
+#include "base/fatal_signal_cleanup.h"
 
 namespace dtrcheck {
 

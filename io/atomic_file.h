@@ -55,7 +55,7 @@ class AtomicFile {
 
 // Unlinks the temporary of every AtomicFile alive (up to 64 at once; more
 // are not tracked): async-signal-safe, for the fatal-signal handler
-// (sim/plugin_heuristic.h, SetFatalSignalCleanup), so that a crash leaves
+// (base/fatal_signal_cleanup.h), so that a crash leaves
 // the destinations as they were and nothing beside them.
 void RemoveLiveTemporaries();
 

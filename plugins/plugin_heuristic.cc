@@ -16,6 +16,7 @@
 #include <string>
 #include <utility>
 
+#include "base/fatal_signal_cleanup.h"
 #include "sim/python/py_random.h"
 #include "sim/runtime.h"
 
@@ -233,7 +234,6 @@ class LoaderRegistrar : public api::Registrar {
 // runs after our message).
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 struct sigaction g_previous[std::size(kFatalSignals)];
-std::atomic<void (*)()> g_cleanup{nullptr};  // SetFatalSignalCleanup's
 
 const char* SignalName(int sig) {
   switch (sig) {
@@ -265,7 +265,7 @@ extern "C" void OnFatalSignal(int sig) {
       // Nothing else can be reported from here.
     }
   }
-  if (void (*cleanup)() = g_cleanup.load()) cleanup();
+  RunFatalSignalCleanup();
   for (size_t i = 0; i < std::size(kFatalSignals); ++i)
     if (kFatalSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
   // Delivered when the handler returns (the signal is blocked in it); a
@@ -301,8 +301,6 @@ class AlternateStack {
 void EnsureAlternateStack() { thread_local AlternateStack stack; }
 
 }  // namespace
-
-void SetFatalSignalCleanup(void (*cleanup)()) { g_cleanup.store(cleanup); }
 
 namespace {
 

@@ -45,15 +45,8 @@ void RegisterApiHeuristic(const std::string& name, const std::string& label,
 // stderr, then the previous disposition takes the signal (the process still
 // dies of it, exit 128 + signal). Crashes elsewhere print nothing new.
 // Either way the handler first runs the cleanup set by
-// SetFatalSignalCleanup.
+// SetFatalSignalCleanup (base/fatal_signal_cleanup.h).
 void LoadPlugin(const std::string& path);
-
-// What the fatal-signal handler runs before the process dies: an
-// async-signal-safe function (io/atomic_file.h's RemoveLiveTemporaries,
-// which unlinks the temporaries of the outputs being written, so that a
-// crashed sweep leaves its earlier output and nothing beside it). One
-// cleanup; a later call replaces it.
-void SetFatalSignalCleanup(void (*cleanup)());
 
 // The plugins named by the environment variable DTRCHECK_PLUGINS (paths
 // separated by ':', as pytest reads PYTEST_PLUGINS), then `paths`, each

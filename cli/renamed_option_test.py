@@ -102,16 +102,18 @@ def main() -> int:
     # The kinds: one list in dtrcheck, the archive's folders, the campaign's.
     out = run(dtrcheck, ['kinds', '--json'])
     kinds = json.loads(out.stdout)['kinds'] if out.returncode == 0 else []
-    check(kinds == ['inversion', 'cliff', 'pinned-oom', 'overhead-rise'],
+    check(kinds == ['inversion', 'cliff', 'pinned-oom', 'overhead-rise', 'fragmentation-oom'],
           f'dtrcheck kinds --json: {kinds}')
     check(run(dtrcheck, ['kinds']).stdout.split() == kinds, 'dtrcheck kinds: one a line')
     # Every archived finding (corpus/<kind>/<id>/manifest.json) is of a kind
-    # listed (corpus/parity/ holds fuzz-diff's divergences, not pathologies).
+    # listed (corpus/parity/ and corpus/optimal-violation/ hold fuzz-diff's
+    # and fuzz-optimal's violations, not pathologies).
     found = set()
     for manifest in glob.glob(os.path.join(REPO, 'corpus', '*', '*', 'manifest.json')):
         with open(manifest) as f:
             kind = json.load(f).get('kind')
-        if kind is not None and 'parity' not in manifest.split(os.sep):  # fuzz-diff's
+        folders = manifest.split(os.sep)
+        if kind is not None and 'parity' not in folders and 'optimal-violation' not in folders:
             found.add((os.path.basename(os.path.dirname(os.path.dirname(manifest))), kind))
     check(bool(found) and all(folder == kind and kind in kinds for folder, kind in found),
           f'every archived finding is in the folder of a listed kind: {sorted(found)}')

@@ -15,7 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <vector>
 
 #include "sim/region.h"
@@ -29,6 +29,13 @@ struct RegionPair {
 
 class StorageRegions {
  public:
+  StorageRegions() = default;
+  // A fork's copy (Runtime's copy): every slot copied into chunks of its own.
+  StorageRegions(const StorageRegions& other);
+  StorageRegions& operator=(const StorageRegions& other);
+  StorageRegions(StorageRegions&&) = default;
+  StorageRegions& operator=(StorageRegions&&) = default;
+
   // Room for n storages (AddStorage never reallocates below it).
   void Reserve(size_t n) { slot_of_.reserve(n); }
   // The next storage id, without regions yet.
@@ -38,11 +45,11 @@ class StorageRegions {
   // The regions of s: empty ones if s holds no slot.
   const RegionPair& Get(int32_t s) const {
     const int32_t k = slot_of_[static_cast<size_t>(s)];
-    return k == kNoSlot ? Empty() : slots_[static_cast<size_t>(k)];
+    return k == kNoSlot ? Empty() : Slot(k);
   }
   // The regions of s, to be written: s takes a slot (empty regions) if it
-  // has none. References stay valid while other storages take slots (a
-  // deque grows without moving its elements); a Free invalidates only those
+  // has none. References stay valid while other storages take slots (the
+  // slots live in fixed chunks, never moved); a Free invalidates only those
   // into the storage freed.
   RegionPair& Mutable(int32_t s);
   // s's regions become empty again and their memory goes back (what a
@@ -50,7 +57,7 @@ class StorageRegions {
   void Free(int32_t s);
 
   // Storages holding a slot now.
-  size_t held() const { return slots_.size() - free_.size(); }
+  size_t held() const { return slots_ - free_.size(); }
   // Every byte the table holds: its index, its slots, and what the slots'
   // sets hold outside themselves.
   size_t Bytes() const;
@@ -58,9 +65,19 @@ class StorageRegions {
  private:
   static constexpr int32_t kNoSlot = -1;
   static const RegionPair& Empty();
+  // Slot k: chunks of a power of two, so a lookup is a shift and a mask
+  // (a std::deque held one 512-byte pair per block, and its lookup cost the
+  // LSTM run 4.7% more instructions than the per-storage vector before it).
+  static constexpr int kChunkBits = 6;
+  static constexpr size_t kChunk = size_t{1} << kChunkBits;
+  RegionPair& Slot(int32_t k) const {
+    const auto i = static_cast<size_t>(k);
+    return chunks_[i >> kChunkBits][i & (kChunk - 1)];
+  }
 
   std::vector<int32_t> slot_of_;  // per storage: its slot, or kNoSlot
-  std::deque<RegionPair> slots_;
+  std::vector<std::unique_ptr<RegionPair[]>> chunks_;
+  size_t slots_ = 0;           // slots made so far, in chunks_
   std::vector<int32_t> free_;  // slots no storage holds, each empty
 };
 

@@ -1,6 +1,7 @@
 #include "analysis/census.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -102,6 +103,42 @@ CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Basel
     }
   }
   return row;
+}
+
+std::vector<CensusRow> CensusOfRecords(const Graph& graph, const std::string& trace_name,
+                                       const std::vector<RunRecord>& records, int jobs) {
+  std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
+  std::map<std::string, size_t> at;
+  for (const RunRecord& r : records) {
+    const std::string key =
+        r.config.heuristic + "/" + (r.seed_used ? IntToString(*r.seed_used) : "");
+    auto it = at.find(key);
+    if (it == at.end()) {
+      it = at.emplace(key, groups.size()).first;
+      groups.push_back({key, {}});
+    }
+    auto& pts = groups[it->second].second;
+    pts.push_back(SweepPoint{pts.size(), r});
+  }
+  std::vector<CensusRow> rows;
+  for (auto& [key, pts] : groups) {
+    std::stable_sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
+      return a.budget() < b.budget();
+    });
+    for (size_t i = 0; i < pts.size(); ++i) pts[i].index = i;
+    RunConfig config = pts.front().record.config;
+    config.budget.reset();
+    config.ratio.reset();
+    CensusRow row = CensusOfSweep(graph, config, pts.front().record.baseline, pts, jobs);
+    row.trace = trace_name;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string CensusTraceName(const std::string& trace_path) {
+  const std::string stem = std::filesystem::path(trace_path).stem().string();
+  return stem.substr(0, stem.find('-'));
 }
 
 std::vector<CensusRow> CensusTotals(const std::vector<CensusRow>& rows) {

@@ -45,6 +45,15 @@ struct CensusRow {
 CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,
                         std::vector<SweepPoint> points, int jobs);
 
+// One trace's records as census rows: one policy per heuristic and seed,
+// in the records' order, each its points sorted by budget and named
+// `trace_name` (`dtrcheck census` and Python's census()).
+std::vector<CensusRow> CensusOfRecords(const Graph& graph, const std::string& trace_name,
+                                       const std::vector<RunRecord>& records, int jobs);
+
+// A public trace's short name: "resnet32-56-9000000000.0-..." -> "resnet32".
+std::string CensusTraceName(const std::string& trace_path);
+
 // The per-policy sums (trace "all", in order of first appearance), to
 // append: counts and hidden cost summed, worst the max, mean over every ok
 // point, smallest feasible left empty (fractions of different peaks).

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 
 #include "analysis/census.h"
 #include "cli/commands.h"
@@ -64,36 +63,8 @@ int RunCensus(const CensusOptions& o) {
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
     const Graph graph = ParseTraceFile(trace);
     if (std::find(traces.begin(), traces.end(), trace) == traces.end()) traces.push_back(trace);
-    // One policy per heuristic and seed, in the records' order.
-    std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
-    std::map<std::string, size_t> at;
-    for (const RunRecord& r : records) {
-      const std::string key =
-          r.config.heuristic + "/" + (r.seed_used ? IntToString(*r.seed_used) : "");
-      auto it = at.find(key);
-      if (it == at.end()) {
-        it = at.emplace(key, groups.size()).first;
-        groups.push_back({key, {}});
-      }
-      auto& pts = groups[it->second].second;
-      pts.push_back(SweepPoint{pts.size(), r});
-    }
-    // The public traces' short name ("resnet32-56-9000000000.0-..." -> "resnet32").
-    std::string name = std::filesystem::path(trace).stem().string();
-    name = name.substr(0, name.find('-'));
-    for (auto& [key, pts] : groups) {
-      std::stable_sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
-        return a.budget() < b.budget();
-      });
-      for (size_t i = 0; i < pts.size(); ++i) pts[i].index = i;
-      RunConfig config = pts.front().record.config;
-      config.budget.reset();
-      config.ratio.reset();
-      const Baseline baseline = pts.front().record.baseline;
-      CensusRow row = CensusOfSweep(graph, config, baseline, pts, jobs);
-      row.trace = name;
-      rows.push_back(row);
-    }
+    const std::string name = CensusTraceName(trace);
+    for (CensusRow& row : CensusOfRecords(graph, name, records, jobs)) rows.push_back(row);
     if (!o.svg_dir.empty()) {
       std::filesystem::create_directories(o.svg_dir);
       // Named after the (first) records file: one plot per input.

@@ -11,8 +11,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -199,34 +197,11 @@ std::string Census(const std::vector<std::pair<std::string, std::vector<std::str
       if (record_texts.empty())
         throw std::invalid_argument("census input \"" + trace_arg + "\": no records");
       const Graph graph = ParseTraceFile(trace);
-      std::vector<std::pair<std::string, std::vector<SweepPoint>>> groups;
-      std::map<std::string, size_t> at;
-      for (const std::string& text : record_texts) {
-        RunRecord r = RecordFromJson(ParseJson(text));
-        const std::string key =
-            r.config.heuristic + "/" + (r.seed_used ? IntToString(*r.seed_used) : "");
-        auto it = at.find(key);
-        if (it == at.end()) {
-          it = at.emplace(key, groups.size()).first;
-          groups.push_back({key, {}});
-        }
-        auto& pts = groups[it->second].second;
-        pts.push_back(SweepPoint{pts.size(), r});
-      }
-      std::string name = std::filesystem::path(trace).stem().string();
-      name = name.substr(0, name.find('-'));
-      for (auto& [key, pts] : groups) {
-        std::stable_sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
-          return a.budget() < b.budget();
-        });
-        for (size_t i = 0; i < pts.size(); ++i) pts[i].index = i;
-        RunConfig config = pts.front().record.config;
-        config.budget.reset();
-        config.ratio.reset();
-        CensusRow row = CensusOfSweep(graph, config, pts.front().record.baseline, pts, jobs);
-        row.trace = name;
+      std::vector<RunRecord> records;
+      for (const std::string& text : record_texts)
+        records.push_back(RecordFromJson(ParseJson(text)));
+      for (CensusRow& row : CensusOfRecords(graph, CensusTraceName(trace), records, jobs))
         rows.push_back(row);
-      }
     }
     for (const CensusRow& t : CensusTotals(rows)) rows.push_back(t);
     Json j;

@@ -64,21 +64,9 @@ struct CaseFigures {
   size_t operators = 0, budgets = 0, runs = 0, ok_runs = 0, gaps = 0;
   std::map<std::string, size_t> statuses;    // "optimal: infeasible" -> solves
   std::map<std::string, size_t> violations;  // kind -> budgets showing it
-  std::map<std::string, size_t> known;       // the known open violation, not archived again
   std::vector<std::string> mutations;
   std::vector<std::string> archived;  // ids
 };
-
-// The open violation archived as corpus/optimal-violation/13ce98b1839fac0e:
-// under --preallocate simrd's runtimes neither pin the outputs nor count
-// output_ram (simrd/parse/parse.py only records it in g.meta), while the
-// model and the checker hold output_ram resident throughout and the
-// outputs' storages besides, counting them twice. Its every recurrence is
-// counted, not reduced and archived again.
-bool KnownUnderPreallocate(const ParseOptions& parse, const OptimumViolation& v) {
-  return parse.out_cond == OutputCondition::kPreallocate &&
-         (v.kind == "model-gap" || v.kind == "infeasible-where-ok");
-}
 
 DiffCase CaseOf(const FuzzOptimalOptions& o, uint64_t index) {
   DiffCaseOptions c;
@@ -128,14 +116,7 @@ CaseFigures RunCase(const FuzzOptimalOptions& o, uint64_t index, const std::atom
     fig.gaps += at.gaps.size();
     for (const CheckedSolve& s : at.solves)
       ++fig.statuses[s.name + ": " + OptimalStatusName(s.result.status)];
-    std::vector<OptimumViolation> violations;
-    for (const OptimumViolation& v : at.violations) {
-      if (KnownUnderPreallocate(c.parse, v)) {
-        ++fig.known[v.kind];
-        continue;
-      }
-      violations.push_back(v);
-    }
+    const std::vector<OptimumViolation>& violations = at.violations;
     std::map<std::string, bool> kinds;
     for (const OptimumViolation& v : violations) kinds[v.kind] = true;
     for (const auto& [kind, _] : kinds) ++fig.violations[kind];
@@ -276,7 +257,7 @@ int RunFuzzOptimal(const FuzzOptimalOptions& options) {
   uint64_t done = 0;
   while (results.count(done)) ++done;
   size_t refused = 0, budgets = 0, runs = 0, ok_runs = 0, gaps = 0, max_ops = 0, sum_ops = 0;
-  std::map<std::string, size_t> statuses, violations, mutations, known;
+  std::map<std::string, size_t> statuses, violations, mutations;
   Json archived = Json::array();
   for (uint64_t i = 0; i < done; ++i) {
     const CaseFigures& f = results.at(i);
@@ -289,7 +270,6 @@ int RunFuzzOptimal(const FuzzOptimalOptions& options) {
     sum_ops += f.operators;
     for (const auto& [k, n] : f.statuses) statuses[k] += n;
     for (const auto& [k, n] : f.violations) violations[k] += n;
-    for (const auto& [k, n] : f.known) known[k] += n;
     for (const auto& m : f.mutations) ++mutations[m];
     for (const auto& id : f.archived) archived.push_back({{"case", i}, {"id", id}});
   }
@@ -306,7 +286,6 @@ int RunFuzzOptimal(const FuzzOptimalOptions& options) {
                   {"mean_operators", done ? static_cast<double>(sum_ops) / done : 0.0},
                   {"solves", statuses},
                   {"violations", violations},
-                  {"known_preallocate", known},
                   {"archived", archived},
                   {"cases_with_mutation", mutations},
                   {"seconds", seconds},
@@ -328,8 +307,6 @@ int RunFuzzOptimal(const FuzzOptimalOptions& options) {
               << " CPU-s, " << o.jobs << " jobs\n";
     std::cout << "solves:";
     for (const auto& [k, n] : statuses) std::cout << " [" << k << "] " << n;
-    std::cout << "\nknown (--preallocate, corpus/optimal-violation/13ce98b1839fac0e):";
-    for (const auto& [k, n] : known) std::cout << " " << k << " " << n;
     std::cout << "\nviolations: " << violating;
     for (const auto& [k, n] : violations) std::cout << " " << k << " " << n;
     for (const auto& a : archived)

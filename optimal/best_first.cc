@@ -97,10 +97,6 @@ class Search {
     // Per stage k: what node k's first run holds (base), and what is needed
     // after it (after: an argument of a later node, or an output, made
     // before k). A stage where all of it fits never binds the cover.
-    made_before_.resize(n_ + 1);
-    for (int k = 0; k <= n_; ++k)
-      for (int u = 0; u < units_; ++u)
-        if (producer_[u] < k) made_before_[k].Set(u);
     base_.resize(n_);
     after_.resize(n_);
     for (int k = 0; k < n_; ++k) {
@@ -133,8 +129,8 @@ class Search {
     };
     const int64_t upper = options_.upper_bound ? static_cast<int64_t>(*options_.upper_bound) : -1;
     Bits none;
-    if (Dead(0, 0, none)) return finish(Settled(&result, upper));
-    Add(0, 0, none, 0, kNoParent, -1, upper);
+    if (Dead(0, none)) return finish(Settled(&result, upper));
+    Add(0, none, 0, kNoParent, -1, upper);
     int64_t bound = -1;  // the least f in the queue, and since when (seconds)
     double bound_since = 0;
     while (!open_.empty()) {
@@ -184,12 +180,12 @@ class Search {
     Bits resident;
     int64_t g = 0;
     uint32_t parent = kNoParent;
-    int16_t t = 0, next = 0, computed = -1;  // the node computed to get here
+    int16_t t = 0, computed = -1;  // the stage; the node computed to get here
   };
   struct Entry {
     int64_t f, g;
     uint32_t id;
-    int32_t depth;  // stage and recomputation pointer: how far the schedule has got
+    int32_t depth;  // the stage: how far the schedule has got
     // Least f first; among equals the furthest along, then the most compute
     // done, which reach a complete schedule soonest.
     bool operator<(const Entry& o) const {
@@ -200,8 +196,7 @@ class Search {
     const std::vector<Record>* records;
     size_t operator()(uint32_t id) const {
       const Record& r = (*records)[id];
-      uint64_t h =
-          static_cast<uint64_t>(r.t) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(r.next);
+      uint64_t h = static_cast<uint64_t>(r.t) * 0x9e3779b97f4a7c15ULL;
       for (uint64_t x : r.resident.w) h = (h ^ x) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
       return h;
     }
@@ -210,7 +205,7 @@ class Search {
     const std::vector<Record>* records;
     bool operator()(uint32_t a, uint32_t b) const {
       const Record &x = (*records)[a], &y = (*records)[b];
-      return x.t == y.t && x.next == y.next && x.resident == y.resident;
+      return x.t == y.t && x.resident == y.resident;
     }
   };
 
@@ -364,43 +359,34 @@ class Search {
   }
 
   // Stage t must still compute node t (or, in the last stage, make the
-  // outputs resident) by recomputations from `next` on, in log order: each
-  // producer of a missing argument (and of a missing argument of such a
-  // producer...) must run again in this stage. The state is dead if one
-  // of them comes before `next`, or if one cannot fit: when producer p
-  // runs, its arguments and results are resident, and so is every unit
-  // made before p that the stage still needs (node t's arguments, or the
-  // outputs, and the arguments of those producers that run after p),
-  // since nothing made before p can be made again after it in the stage.
-  bool Dead(int t, int next, const Bits& resident) const {
+  // outputs resident) by recomputations, in any order: each producer of a
+  // missing argument (and of a missing argument of such a producer...)
+  // must run again in this stage, with its arguments and results resident
+  // then. The state is dead if one of them cannot fit beside the stage's
+  // constants even alone. (The search once kept each stage's
+  // recomputations in log order, Checkmate's restriction, and read an
+  // empty queue as infeasibility: corpus/optimal-violation/eac76c045ddc2c27,
+  // where a run with recomputations out of log order fits.)
+  bool Dead(int t, const Bits& resident) const {
     const Bits target = t < n_ ? deps_[t] : outputs_;
     Bits queued;
     std::vector<int> work;
-    bool dead = false;
     auto want = [&](int u) {
       const int k = producer_[u];
-      if (k < next) dead = true;
       if (!queued.Test(k)) queued.Set(k), work.push_back(k);
     };
     target.AndNot(resident).ForEach(want);
-    while (!work.empty() && !dead) {
+    while (!work.empty()) {
       const int k = work.back();
       work.pop_back();
+      if (Memory(deps_[k].Or(made_[k])) > cap_[t]) return true;
       deps_[k].AndNot(resident).ForEach(want);
-    }
-    if (dead) return true;
-    Bits later = target;
-    for (int k = std::min(t, n_) - 1; k >= next; --k) {
-      if (!queued.Test(k)) continue;
-      if (Memory(deps_[k].Or(made_[k]).Or(later.And(made_before_[k]))) > cap_[t]) return true;
-      later = later.Or(deps_[k]);
     }
     return false;
   }
 
-  void Add(int t, int next, const Bits& resident, int64_t g, uint32_t parent, int computed,
-           int64_t upper) {
-    if (Dead(t, next, resident)) return;
+  void Add(int t, const Bits& resident, int64_t g, uint32_t parent, int computed, int64_t upper) {
+    if (Dead(t, resident)) return;
     const int64_t f = g + Remaining(t, resident);
     if (f >= kInfinity) return;            // some later stage cannot fit
     if (upper >= 0 && f >= upper) return;  // only a cheaper schedule is wanted
@@ -409,7 +395,6 @@ class Search {
     r.g = g;
     r.parent = parent;
     r.t = static_cast<int16_t>(t);
-    r.next = static_cast<int16_t>(next);
     r.computed = static_cast<int16_t>(computed);
     records_.push_back(r);
     const uint32_t id = static_cast<uint32_t>(records_.size() - 1);
@@ -421,17 +406,17 @@ class Search {
       old.g = g;
       old.parent = parent;
       old.computed = static_cast<int16_t>(computed);
-      open_.push({f, g, *it, t * 65536 + next});
+      open_.push({f, g, *it, t});
       return;
     }
-    open_.push({f, g, id, t * 65536 + next});
+    open_.push({f, g, id, t});
   }
 
   void Expand(uint32_t id, int64_t upper) {
     const Record r = records_[id];
     const int t = r.t;
     const int64_t resident_memory = Memory(r.resident);
-    for (int j = r.next; j <= std::min(t, n_ - 1); ++j) {
+    for (int j = 0; j <= std::min(t, n_ - 1); ++j) {
       if (j < t && made_[j].And(live_[t]).AndNot(r.resident).Empty())
         continue;  // nothing to remake
       if (!deps_[j].SubsetOf(r.resident)) continue;
@@ -441,7 +426,7 @@ class Search {
         freed.ForEach([&](int u) { next = next.AndNot(with_views_[u]); });
         next = next.Or(made_[j]);
         const int t2 = j == t ? t + 1 : t;
-        Add(t2, j == t ? 0 : j + 1, next.And(live_[t2]), r.g + cost_[j], id, j, upper);
+        Add(t2, next.And(live_[t2]), r.g + cost_[j], id, j, upper);
       };
       if (excess <= 0) {
         emit(Bits{});
@@ -513,7 +498,6 @@ class Search {
   std::vector<Bits> deps_, made_, with_views_;
   std::vector<Bits> live_, direct_;  // per stage 0..n: needed; needed by a later node or the end
   Bits storages_, outputs_;          // storages: units of non-zero size that are not views
-  std::vector<Bits> made_before_;    // per node k: the units of earlier nodes
   std::vector<Bits> base_, after_;   // per node k: its arguments and results; needed after it
   std::vector<int> tight_;           // stages where holding all that is needed does not fit
   bool end_tight_ = false;           // some node's run beside every output does not fit

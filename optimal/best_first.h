@@ -1,9 +1,12 @@
 // The minimum-compute schedule by best-first search (A*) over (stage,
-// resident units), the second exact engine beside the integer program
-// (optimal/milp_solver.h), in the same schedule space: the log's nodes run
-// for the first time in order, and the recomputations before each (and
-// after the last, for the outputs) run in log order, as in Checkmate's
-// formulation.
+// resident units), the engine whose answers are proofs (optimal/README.md,
+// "Statuses and their proofs"): the log's nodes run for the first time in
+// order, and before each (and after the last, for the outputs) any node
+// already run may run again, in any order and any number of times, as in
+// simrd's runtimes. Its space is every schedule of the model; the integer
+// program (optimal/milp_solver.h) has Checkmate's smaller one (each
+// stage's recomputations once each, in log order), so its answers are not
+// proofs.
 //
 // Why a second engine: the program's LP relaxation is weak where memory,
 // not compute, is what binds (on some archived counterexamples its bound is

@@ -432,13 +432,13 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   };
   if (!ConstantsFit(p, budget)) {
     result.status = OptimalStatus::kInfeasible;
-    result.proof = "constants exceed the budget";
+    result.proof = kConstantsExceedProof;
     return finish();
   }
   if (p.nodes.empty()) {
     result.status = OptimalStatus::kOptimal;
     result.compute = 0;
-    result.proof = "nothing to compute";
+    result.proof = kNothingToComputeProof;
     return finish();
   }
   const double unit = IntToDouble(cost_unit);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "optimal/blas_threads.h"
 #include "optimal/cbc_module.h"
@@ -74,6 +75,30 @@ std::mutex& ModuleMutex() {
   return m;
 }
 
+// The program's space is Checkmate's: each stage's recomputations run once
+// each, in log order. simrd's runtimes recompute in any order, and a
+// schedule outside that space can fit where none inside does
+// (corpus/optimal-violation/eac76c045ddc2c27: MSPS on
+// RuntimeV2EagerOptimized ok, the program's space empty) or cost less. So
+// what CBC completes, and the LP relaxation's bound, are facts about that
+// space only: its schedules stand (the checker replays them), its
+// "optimal" is "feasible", its "infeasible" (but for the constants) is
+// "not proven", and its bound is only the one it was given (the search's,
+// which holds for every schedule).
+OptimalResult WithinProgramSpace(OptimalResult r, const MilpExtras& extras) {
+  const std::string scope = " in the program's log-order space, not a proof for every schedule";
+  if (r.status == OptimalStatus::kInfeasible && r.proof != kConstantsExceedProof) {
+    r.status = OptimalStatus::kNotProven;
+    r.proof = "no schedule" + scope + " (" + r.proof + ")";
+  } else if (r.status == OptimalStatus::kOptimal && r.proof != kNothingToComputeProof) {
+    r.status = OptimalStatus::kFeasible;
+    r.proof = "optimal" + scope + " (" + r.proof + ")";
+  }
+  if (r.status != OptimalStatus::kOptimal)
+    r.best_bound = extras.known_bound ? IntToDouble(*extras.known_bound) : 0;
+  return r;
+}
+
 }  // namespace
 
 LpRelaxation MilpLpBound(const RematProblem& p, Int budget, const SolveLimits& limits) {
@@ -83,8 +108,12 @@ LpRelaxation MilpLpBound(const RematProblem& p, Int budget, const SolveLimits& l
 
 OptimalResult SolveMilp(const RematProblem& p, Int budget, const SolveLimits& limits,
                         const MilpExtras& extras) {
-  std::lock_guard<std::mutex> lock(ModuleMutex());
-  return Module().solve(p, budget, limits, extras);
+  OptimalResult r;
+  {
+    std::lock_guard<std::mutex> lock(ModuleMutex());
+    r = Module().solve(p, budget, limits, extras);
+  }
+  return WithinProgramSpace(std::move(r), extras);
 }
 
 }  // namespace dtrcheck

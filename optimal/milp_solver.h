@@ -30,9 +30,15 @@ class SolverModuleError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// What the LP relaxation says: a lower bound on the cost, a proof that no
-// schedule fits (the relaxation is infeasible, or the constants alone
-// exceed the budget), or nothing (stopped by the limits, or the program is
+// The two proofs SolveMilp passes on as proofs (WithinProgramSpace): neither
+// depends on the program's schedule space.
+inline constexpr char kConstantsExceedProof[] = "constants exceed the budget";
+inline constexpr char kNothingToComputeProof[] = "nothing to compute";
+
+// What the LP relaxation says about the program's space (not every
+// schedule's): a lower bound on its cost, that it holds no schedule (the
+// relaxation is infeasible), that the constants alone exceed the budget
+// (a proof for every schedule), or nothing (stopped by the limits, or the program is
 // too large to build).
 struct LpRelaxation {
   enum Outcome { kBound, kInfeasible, kConstantsExceed, kUnknown } outcome = kUnknown;
@@ -53,12 +59,15 @@ struct MilpExtras {
   std::optional<Int> cutoff;
 };
 
-// The program's optimum within `limits` (wall clock and interrupt, polled
-// while the program is built and by CBC at each node). Fills in `status`,
-// `compute`, `steps`, `lp_bound` (of the program alone), `best_bound`
-// (CBC's, at least the LP's), `variables`, `constraints` and `proof`.
-// kInfeasible only when CBC completed its search (or the relaxation or the
-// constants prove it): a solve stopped by a limit is kNotProven or kFeasible.
+// The program's best schedule within `limits` (wall clock and interrupt,
+// polled while the program is built and by CBC at each node). Fills in
+// `status`, `compute`, `steps`, `lp_bound` (of the program alone),
+// `variables`, `constraints` and `proof`. The program's space is
+// Checkmate's (each stage's recomputations once each, in log order), which
+// misses schedules simrd runs: kInfeasible only when the constants exceed
+// the budget; CBC's completed search is kFeasible or kNotProven, its proof
+// saying "in the program's log-order space"; `best_bound` is
+// extras.known_bound (or 0), never CBC's or the LP's own.
 OptimalResult SolveMilp(const RematProblem& p, Int budget, const SolveLimits& limits,
                         const MilpExtras& extras = {});
 

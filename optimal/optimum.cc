@@ -70,20 +70,13 @@ OptimalResult Unproven(const std::optional<Incumbent>& incumbent, std::string wh
   return r;
 }
 
-// No schedule in the engines' space is cheaper than the incumbent: it is
-// the optimum if it lies in that space; otherwise the space's optimum is
-// no better and nothing more is known.
-OptimalResult AtIncumbent(const Incumbent& incumbent, const std::string& engine) {
+// The search, whose space is every schedule, completed without finding one
+// cheaper than the incumbent: the incumbent is the optimum.
+OptimalResult AtIncumbent(const Incumbent& incumbent) {
   OptimalResult r = Unproven(incumbent, "");
-  r.engine = engine;
-  if (incumbent.in_model_space) {
-    r.status = OptimalStatus::kOptimal;
-    r.proof = engine + " completed: nothing cheaper than the given schedule";
-  } else {
-    r.proof = engine +
-              " completed: nothing cheaper in the model's schedule space, which the given "
-              "schedule lies outside of";
-  }
+  r.engine = "search";
+  r.status = OptimalStatus::kOptimal;
+  r.proof = "search completed: nothing cheaper than the given schedule";
   r.best_bound = IntToDouble(incumbent.compute);
   return r;
 }
@@ -102,10 +95,10 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   std::optional<double> lp;
   auto finish = [&](OptimalResult r) {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (lp) {
-      r.lp_bound = *lp;
-      r.best_bound = std::max(r.best_bound, *lp);
-    }
+    // The relaxation of the program, whose space misses schedules simrd
+    // runs (recomputations out of log order), bounds only that space: it
+    // is reported, never counted as a proven bound.
+    if (lp) r.lp_bound = *lp;
     if (r.compute && r.status == OptimalStatus::kOptimal) r.best_bound = IntToDouble(*r.compute);
     r.interrupted = r.interrupted || limits.Cancelled();
     if (incumbent && r.compute == incumbent->compute && r.steps == incumbent->steps)
@@ -123,26 +116,18 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
       r = Unproven(incumbent, "MODEL DEFECT: " + proof + ", but the given schedule fits");
     return finish(r);
   };
-  if (ConstantsExceed(p, budget)) return infeasible("constants", "constants exceed the budget");
-  // Combined, the LP relaxation first: a budget it shows infeasible needs no
-  // search (which would have to exhaust every partial schedule to prove it).
-  bool lp_tried = false;
-  auto lp_bound = [&]() {
+  if (ConstantsExceed(p, budget)) return infeasible("constants", kConstantsExceedProof);
+  // The LP relaxation of the program (for CBC, and reported): infeasible, it
+  // says only that the program's space holds no schedule, and CBC is not run.
+  bool lp_tried = false, program_empty = false;
+  auto lp_bound = [&]() -> void {
     if (!lp_tried && !limits.Expired()) {
       lp_tried = true;
       const LpRelaxation relaxed = MilpLpBound(p, budget, limits);
       if (relaxed.outcome == LpRelaxation::kBound) lp = relaxed.bound;
-      return relaxed.outcome;
+      program_empty = relaxed.outcome == LpRelaxation::kInfeasible;
     }
-    return lp ? LpRelaxation::kBound : LpRelaxation::kUnknown;
   };
-  if (options.engine == OptimalEngine::kBoth) {
-    const LpRelaxation::Outcome relaxed = lp_bound();
-    if (relaxed == LpRelaxation::kInfeasible)
-      return infeasible("LP relaxation", "LP relaxation infeasible");
-    if (relaxed == LpRelaxation::kConstantsExceed)
-      return infeasible("constants", "constants exceed the budget");
-  }
   std::optional<Int> search_bound;
   size_t search_states = 0;
   std::string search_stop;
@@ -170,10 +155,10 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
         lp_bound();
         return finish(r);
       case BestFirstResult::kInfeasible:
-        return infeasible("search", "exhaustive search completed");
+        return infeasible("search", "search of every schedule completed");
       case BestFirstResult::kAtBound: {  // nothing cheaper than the incumbent
         lp_bound();
-        OptimalResult at = AtIncumbent(*incumbent, "search");
+        OptimalResult at = AtIncumbent(*incumbent);
         at.search_states = s.states;
         return finish(at);
       }
@@ -194,8 +179,13 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
       return finish(r);
     }
   }
-  if (limits.Expired()) {
-    OptimalResult r = Unproven(incumbent, StopReason(limits));
+  lp_bound();
+  if (limits.Expired() || program_empty) {
+    std::string why = program_empty ? "LP relaxation of the program infeasible (a proof for its "
+                                      "log-order space only)"
+                                    : StopReason(limits);
+    if (!search_stop.empty()) why = "search: " + search_stop + "; " + why;
+    OptimalResult r = Unproven(incumbent, why);
     r.engine = "search";
     r.search_states = search_states;
     if (search_bound) r.best_bound = IntToDouble(*search_bound);
@@ -206,19 +196,14 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   // heuristics down (corpus/inversion/917b8e91e0676bec: no schedule in 40 s
   // with the row, optimal in 23 s without).
   MilpExtras extras;
-  lp_bound();
   extras.lp_bound = lp;
   if (search_bound && (!lp || IntToDouble(*search_bound) > *lp + 0.5))
     extras.known_bound = search_bound;
   if (incumbent) extras.cutoff = incumbent->compute;
   OptimalResult r = SolveMilp(p, budget, limits, extras);
   r.search_states = search_states;
-  if (r.status == OptimalStatus::kInfeasible && incumbent && extras.cutoff) {
-    // CBC proved nothing is cheaper than the incumbent (its cutoff).
-    OptimalResult at = AtIncumbent(*incumbent, "CBC");
-    at.search_states = search_states;
-    return finish(at);
-  }
+  // SolveMilp proves infeasibility only when the constants exceed the
+  // budget (checked above); anything else it says is about its space.
   if (r.status == OptimalStatus::kInfeasible) return infeasible(r.engine, r.proof);
   if (incumbent && (!r.compute || incumbent->compute < *r.compute)) {
     // CBC found nothing cheaper in time: the incumbent is the best known.
@@ -231,19 +216,11 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     u.interrupted = r.interrupted;
     r = u;
   }
-  if (r.status == OptimalStatus::kOptimal && incumbent && !incumbent->in_model_space && r.compute &&
-      *r.compute > incumbent->compute) {
-    r = Unproven(incumbent, "the model's optimum costs more than the given schedule");
-  }
   if (search_bound) {
     r.engine = "CBC + search bound";
-    // The search's bound is exact (an integer cost): a schedule reaching it
-    // is minimal (in the model's space: an incumbent outside it is not
-    // proven by a bound on that space).
-    const bool is_incumbent = incumbent && r.steps == incumbent->steps;
-    const bool bound_applies = !is_incumbent || incumbent->in_model_space;
-    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= *search_bound &&
-        bound_applies) {
+    // The search's bound holds for every schedule and is an integer cost:
+    // a schedule reaching it is minimal.
+    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= *search_bound) {
       r.status = OptimalStatus::kOptimal;
       r.proof = "the schedule reaches the search's bound";
     }

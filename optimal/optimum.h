@@ -8,8 +8,9 @@
 //  * when it stops without an answer (its time share or its state limit),
 //    the integer program (optimal/milp_solver.h, CBC) with the rest of the
 //    time, its schedule proven minimal if it reaches the search's bound.
-// Both engines optimise over the same schedules (optimal/README.md), and
-// the tests check that they agree.
+// Only the search's space is every schedule of the model: the program's
+// is Checkmate's, smaller, so CBC contributes schedules, never proofs
+// (optimal/milp_solver.h; optimal/README.md, "Statuses and their proofs").
 #ifndef DTRCHECK_OPTIMAL_OPTIMUM_H_
 #define DTRCHECK_OPTIMAL_OPTIMUM_H_
 
@@ -50,10 +51,6 @@ struct NodeStep {
 struct Incumbent {
   Int compute = 0;
   std::vector<NodeStep> steps;
-  // In the engines' schedule space (each stage's recomputations in log
-  // order): only then does "nothing cheaper in that space" make it the
-  // optimum. A simulated run's recomputations may come in any order.
-  bool in_model_space = true;
   std::string source;  // what it is, for the output ("DTR on RuntimeV2EagerOptimized")
 };
 
@@ -88,15 +85,17 @@ struct OptimalOptions {
 struct OptimalResult {
   OptimalStatus status = OptimalStatus::kNotProven;
   std::optional<Int> compute;  // the best schedule's total cost
-  double lp_bound = 0;         // the LP relaxation's optimum: a lower bound (0 if not solved)
-  double best_bound = 0;       // the best lower bound proven (>= lp_bound)
+  // The program's LP relaxation's optimum (0 if not solved): a bound on the
+  // program's log-order space only, reported, never a proven bound.
+  double lp_bound = 0;
+  double best_bound = 0;  // the best lower bound proven for every schedule (the search's)
   std::vector<NodeStep> steps;
   double seconds = 0;
   size_t variables = 0, constraints = 0;  // of the program, when it was built
   std::string engine;  // what proved the result: "search", "CBC", "CBC + search bound"
   // Why the status holds: for "infeasible", the proof ("constants exceed
-  // the budget", "LP relaxation infeasible", "exhaustive search completed",
-  // "CBC search completed"); for "optimal", what closed the gap; otherwise
+  // the budget", "search of every schedule completed"); for "optimal",
+  // what closed the gap; otherwise
   // what stopped the solve ("time limit", "interrupted", "state limit",
   // "program too large").
   std::string proof;

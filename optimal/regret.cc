@@ -107,12 +107,7 @@ Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptio
   if (!at.empty() && at.front().optimum.compute && at.front().check.ok &&
       at.front().budget <= hi_budget) {
     const OptimalResult& lo = at.front().optimum;
-    // In the engines' space when an engine made it, or the warm start was.
-    at_hi.incumbent = Incumbent{*lo.compute, lo.steps, true, "the schedule at lo"};
-    if (!lo.incumbent_source.empty())
-      for (const RunAsSchedule& w : at.front().warm)
-        if (w.incumbent && w.incumbent->steps == lo.steps)
-          at_hi.incumbent->in_model_space = w.incumbent->in_model_space;
+    at_hi.incumbent = Incumbent{*lo.compute, lo.steps, "the schedule at lo"};
   }
   at.push_back(RegretAt(g, p, spec.config, baseline, hi_budget, at_hi));
   if (spec.lo) out["lo"] = RegretToJson(at.front());
@@ -120,8 +115,8 @@ Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptio
   const Regret& hi = at.back();
   const bool failing_end =
       spec.property == TraceProperty::kInversion || spec.property == TraceProperty::kPinnedOom;
-  const bool proven_schedule = hi.optimum.status == OptimalStatus::kOptimal ||
-                               (hi.optimum.status == OptimalStatus::kFeasible && hi.check.ok);
+  // A schedule fits only if the independent checker passed it.
+  const bool proven_schedule = hi.optimum.compute && hi.check.ok;
   // The claim needs the model to relax the runtime (its schedules are ones
   // the runtime could have run): withheld where it is known not to.
   std::vector<std::string> gaps;

@@ -1,7 +1,6 @@
 #include "optimal/remat_problem.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -68,7 +67,11 @@ RematProblem MakeRematProblem(const Graph& g) {
   RematProblem p;
   std::vector<int> unit_of(g.tensors.size(), -1);  // -1: a constant's, or not yet made
   std::vector<bool> computed(g.ops.size(), false);
-  Int fixed = g.output_ram;  // resident from the start
+  // Not g.output_ram: simrd's runtimes never count it (simrd/parse/parse.py
+  // only records it in g.meta under PREALLOCATE), and counting it beside
+  // the outputs' own storages counted them twice
+  // (corpus/optimal-violation/13ce98b1839fac0e).
+  Int fixed = 0;
   auto unit = [&](TensorId t) -> int {
     if (!computed[g.tensors[t].op]) throw std::invalid_argument("an argument before its producer");
     return unit_of[t];
@@ -113,15 +116,14 @@ RematProblem MakeRematProblem(const Graph& g) {
     p.nodes.push_back(std::move(n));
   }
   p.fixed_at_end = fixed;
-  std::map<std::string, TensorId> by_name;
-  for (size_t t = 0; t < g.tensors.size(); ++t)
-    by_name[g.tensors[t].name] = static_cast<TensorId>(t);
+  // The outputs are what the schedule pins, as simrd's runtime sees them:
+  // under REMATERIALIZE the log's end pins each output (rematerializing it
+  // if evicted); under PREALLOCATE nothing is pinned at the end and an
+  // output may end evicted. A constant's pin is its own (unit_of -1).
   std::set<int> outputs;
-  for (const std::string& storage : g.outputs) {
-    auto it = by_name.find(storage);
-    if (it == by_name.end()) throw std::invalid_argument("output " + storage + " has no tensor");
-    if (int u = unit_of[StorageRoot(g, it->second)]; u >= 0) outputs.insert(u);
-  }
+  for (const Command& c : g.schedule)
+    if (c.kind == CommandKind::kPin)
+      if (int u = unit_of[StorageRoot(g, c.target)]; u >= 0) outputs.insert(u);
   p.outputs.assign(outputs.begin(), outputs.end());
   return p;
 }

@@ -15,7 +15,8 @@
 //  * constants are resident from where the log creates them to the end
 //    (never freed, never recomputed);
 //  * the outputs (storages still referenced at the end of the log) must be
-//    resident at the end.
+//    resident at the end, unless under PREALLOCATE (simrd pins them only
+//    under REMATERIALIZE).
 #ifndef DTRCHECK_OPTIMAL_REMAT_PROBLEM_H_
 #define DTRCHECK_OPTIMAL_REMAT_PROBLEM_H_
 
@@ -37,7 +38,7 @@ struct RematNode {
   OpId op = -1;             // in the Graph
   std::string name;         // simrd's unique operator name ("conv/12")
   Int cost = 0;             // TIME
-  Int resident_before = 0;  // bytes of constants (and output_ram) resident when it first runs
+  Int resident_before = 0;  // bytes of constants resident when it first runs
   std::vector<int> units;   // what it makes resident
   std::vector<int> deps;    // units that must be resident to compute it (ascending)
 };
@@ -45,8 +46,11 @@ struct RematNode {
 struct RematProblem {
   std::vector<RematNode> nodes;  // in log order
   std::vector<RematUnit> units;  // in order of their nodes
-  Int fixed_at_end = 0;          // every constant, and output_ram under PREALLOCATE
-  std::vector<int> outputs;      // units that must be resident at the end (ascending)
+  Int fixed_at_end = 0;          // every constant
+  // Units that must be resident at the end (ascending): the storages the
+  // log's schedule pins at its end (none under PREALLOCATE, where simrd
+  // pins nothing and counts no output_ram).
+  std::vector<int> outputs;
   Int model_compute = 0;         // each node once: the Graph's compute
   // users[u]: the nodes that need unit u (ascending).
   std::vector<std::vector<int>> Users() const;

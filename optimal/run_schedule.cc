@@ -57,23 +57,6 @@ std::optional<std::vector<NodeStep>> ToNodeSteps(const Graph& g, const RematProb
   return steps;
 }
 
-// The engines' space: the recomputations before each node's first run
-// (and after the last, for the outputs) come in log order.
-bool InModelSpace(const std::vector<NodeStep>& steps) {
-  int next_first = 0, last_in_stage = -1;
-  for (const NodeStep& s : steps) {
-    if (!s.compute) continue;
-    if (s.index == next_first) {  // node t's first run closes stage t
-      ++next_first;
-      last_in_stage = -1;
-      continue;
-    }
-    if (s.index <= last_in_stage) return false;
-    last_in_stage = s.index;
-  }
-  return true;
-}
-
 }  // namespace
 
 RunAsSchedule ScheduleOfRun(const Graph& g, const RematProblem& p, const RunConfig& config,
@@ -100,7 +83,6 @@ RunAsSchedule ScheduleOfRun(const Graph& g, const RematProblem& p, const RunConf
   }
   Incumbent inc;
   inc.compute = out.check.compute;
-  inc.in_model_space = InModelSpace(*steps);
   inc.steps = std::move(*steps);
   inc.source = what;
   out.incumbent = std::move(inc);
@@ -111,10 +93,7 @@ std::optional<Incumbent> CheapestIncumbent(const std::vector<RunAsSchedule>& run
   std::optional<Incumbent> best;
   for (const RunAsSchedule& r : runs) {
     if (!r.incumbent) continue;
-    if (!best || r.incumbent->compute < best->compute ||
-        (r.incumbent->compute == best->compute && r.incumbent->in_model_space &&
-         !best->in_model_space))
-      best = r.incumbent;
+    if (!best || r.incumbent->compute < best->compute) best = r.incumbent;
   }
   return best;
 }

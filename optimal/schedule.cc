@@ -68,7 +68,9 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
     log_order.push_back(g.schedule[i].target);
   }
   std::set<TensorId> resident, materialized;  // storages (owner tensors); tensors
-  Int memory = g.output_ram;
+  // output_ram is not memory of simrd's runtimes (parse.py keeps it in
+  // g.meta only).
+  Int memory = 0;
   check.peak = memory;
   std::set<OpId> done;
   size_t next_first = 0;  // log_order[next_first] is the next operator to run for the first time
@@ -153,17 +155,14 @@ ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget) {
     check.error = "operator " + g.ops[log_order[next_first]].name + " never runs";
     return check;
   }
-  // An output is named by a tensor that may itself be a view (simrd names
-  // a view's storage by the tensor it views, one level up): its storage is
-  // what must be resident.
-  std::map<std::string, TensorId, std::less<>> by_name;
-  for (size_t t = 0; t < g.tensors.size(); ++t)
-    by_name[g.tensors[t].name] = static_cast<TensorId>(t);  // as MakeRematProblem reads them
-  for (const std::string& name : g.outputs) {
-    auto it = by_name.find(name);
-    const bool found = it != by_name.end() && resident.count(owner(it->second));
-    if (!found) {
-      check.error = "output " + name + " is not resident at the end";
+  // The tensors the log's schedule pins must be resident at the end (a
+  // view's storage is what is resident): under REMATERIALIZE the end of
+  // the log pins every output, under PREALLOCATE nothing (simrd lets an
+  // output end evicted). A constant's pin is resident anyway.
+  for (const Command& c : g.schedule) {
+    if (c.kind != CommandKind::kPin || constants.count(g.tensors[c.target].op)) continue;
+    if (!resident.count(owner(c.target))) {
+      check.error = "output " + g.tensors[c.target].name + " is not resident at the end";
       return check;
     }
   }

@@ -45,10 +45,11 @@ struct ScheduleCheck {
 // where the log creates them and never freed; an operator may run only when
 // each argument is materialized (its storage resident and, for a view, the
 // view computed since that storage became resident), and allocates those
-// of its storages that are not resident; memory (constants, output_ram,
-// resident storages) never exceeds the budget after a compute; every
-// operator runs, first in log order; every output storage is resident at
-// the end.
+// of its storages that are not resident; memory (constants and resident
+// storages; simrd counts no output_ram) never exceeds the budget after a
+// compute; every operator runs, first in log order; every tensor the log
+// pins (the outputs, under REMATERIALIZE) has its storage resident at the
+// end.
 ScheduleCheck CheckSchedule(const Graph& g, const Schedule& s, Int budget);
 
 }  // namespace dtrcheck

@@ -51,7 +51,7 @@ struct RematProblem {
   // log's schedule pins at its end (none under PREALLOCATE, where simrd
   // pins nothing and counts no output_ram).
   std::vector<int> outputs;
-  Int model_compute = 0;         // each node once: the Graph's compute
+  Int model_compute = 0;  // each node once: the Graph's compute
   // users[u]: the nodes that need unit u (ascending).
   std::vector<std::vector<int>> Users() const;
   // views[u]: the view units whose base is u.

@@ -55,8 +55,12 @@ try:
     result = json.loads(p.stdout)
 except ValueError:
     result = {}
+# CBC's completed search is a fact about the program's log-order space, not
+# a proof: an empty space is "not proven" with that proof named
+# (optimal/README.md, "Statuses and their proofs").
 check(result.get('engine') == 'CBC'
-      and result.get('status') in ('optimal', 'infeasible', 'feasible'),
+      and (result.get('status') in ('optimal', 'infeasible', 'feasible (not proven optimal)')
+           or 'CBC search completed' in result.get('proof', '')),
       f'optimal --engine milp: CBC answered ({result.get("engine")}, {result.get("status")})')
 
 missing = '/nonexistent/dtrcheck_cbc.so'

@@ -8,8 +8,8 @@ namespace dtrcheck {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-std::mutex g_mutex;   // guards g_depth and g_previous
-int g_depth = 0;      // guards alive
+std::mutex g_mutex;  // guards g_depth and g_previous
+int g_depth = 0;     // guards alive
 struct sigaction g_previous;
 
 extern "C" void OnSigint(int) {

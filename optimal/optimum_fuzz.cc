@@ -1,6 +1,5 @@
 #include "optimal/optimum_fuzz.h"
 
-
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -8,8 +7,8 @@
 #include "io/input_file.h"
 #include "io/json_fields.h"
 #include "io/record.h"
-#include "io/trace_graph.h"
 #include "io/staged_entry.h"
+#include "io/trace_graph.h"
 #include "io/trace_writer.h"
 #include "optimal/run_schedule.h"
 #include "optimal/schedule.h"

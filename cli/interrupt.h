@@ -1,27 +1,16 @@
-// Ctrl-C for long commands (sweep, scan): while an InterruptGuard lives, the
-// first SIGINT only sets a flag, which RunSweep polls, so the command can
-// still write the points that finished; a second SIGINT kills the process
-// as usual.
+// Ctrl-C for long commands (sweep, scan, fuzzers): an InterruptGuard
+// (base/interrupt_guard.h) lives while the command runs, so the first SIGINT
+// lets it write the points that finished, and the command then exits with
+// kExitInterrupted.
 #ifndef DTRCHECK_CLI_INTERRUPT_H_
 #define DTRCHECK_CLI_INTERRUPT_H_
 
-#include <atomic>
+#include "base/interrupt_guard.h"
 
 namespace dtrcheck {
 
 // The exit code of a command stopped by SIGINT (128 + SIGINT, as shells do).
 constexpr int kExitInterrupted = 130;
-
-class InterruptGuard {
- public:
-  InterruptGuard();   // installs the handler
-  ~InterruptGuard();  // restores the previous one
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
-  const std::atomic<bool>* flag() const;
-  bool interrupted() const { return flag()->load(); }
-};
 
 }  // namespace dtrcheck
 

@@ -14,36 +14,15 @@ import sys
 import tempfile
 from typing import Any, Dict, List
 
+from memory_test_lib import BAD_MEMORY_OPTIONS, Checks, run_dtrcheck, write_holes_trace
+
 dtrcheck = sys.argv[1]
-START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
-
-
-def call(name: str, size: int) -> str:
-    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
-            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
-            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
-
-
-# As cli/memory_option_test.py: 4 KiB in bytes fit, the arena's holes do not.
-TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
-         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
-         + call('y1', 1024) + call('y2', 1024)
-         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
-failed = 0
-passed = 0
+checks = Checks()
+check = checks.check
 
 
 def dt(args: List[str]) -> 'subprocess.CompletedProcess[str]':
-    return subprocess.run([dtrcheck, *args], capture_output=True, text=True, timeout=120)
-
-
-def check(ok: bool, what: str) -> None:
-    global failed, passed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL', what)
+    return run_dtrcheck(dtrcheck, args)
 
 
 def jsonl(text: str) -> List[Dict[str, Any]]:
@@ -51,9 +30,7 @@ def jsonl(text: str) -> List[Dict[str, Any]]:
 
 
 with tempfile.TemporaryDirectory() as d:
-    log = os.path.join(d, 'holes.log')
-    with open(log, 'w') as f:
-        f.write(TRACE)
+    log = write_holes_trace(d)
     grid = ['--bytes', '--from', '4096', '--to', '8192', '--step', '1024']
     for model in ['arena', 'cuda-caching']:
         out = os.path.join(d, f'{model}.jsonl')
@@ -113,18 +90,11 @@ with tempfile.TemporaryDirectory() as d:
         'reduce': ['reduce', log, '--property', 'fragmentation-oom', '--hi-bytes', '4096',
                    '-o', os.path.join(d, 'out.log')],
     }
-    bad = [(['--memory', 'heap'], '--memory: unknown memory model "heap"'),
-           (['--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
-           (['--memory', 'arena', '--expandable-segments'], '--expandable-segments: belongs')]
     for name, args in commands.items():
-        for extra, message in bad:
-            p = dt(args + extra)
-            check(p.returncode == 2 and p.stdout == '' and message in p.stderr
-                  and len(p.stderr.strip().splitlines()) == 1,
-                  f'{name} {extra}: {p.returncode} {p.stderr}')
+        for extra, message in BAD_MEMORY_OPTIONS:
+            checks.refused(dt(args + extra), message, f'{name} {extra}')
     # fragmentation-oom needs an allocator model.
     p = dt(commands['reduce'])
     check(p.returncode == 2 and 'needs an allocator model' in p.stderr
           and len(p.stderr.strip().splitlines()) == 1, f'reduce without --memory: {p.stderr}')
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+sys.exit(checks.exit_code())

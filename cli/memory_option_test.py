@@ -5,33 +5,20 @@ the arena (a hole too small) and runs out of memory under the caching
 allocator (a 2 MiB segment past a 4 KiB device); bad options are one line on
 stderr naming the option, exit code 2."""
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from typing import Any, Dict, List
 
+from memory_test_lib import BAD_MEMORY_OPTIONS, Checks, run_dtrcheck, write_holes_trace
+
 dtrcheck = sys.argv[1]
-START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
-
-
-def call(name: str, size: int) -> str:
-    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
-            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
-            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
-
-
-# x, y1, y2 take 3 KiB of 4 KiB; releasing y1 leaves two 1 KiB holes; y3
-# (2 KiB) fits in bytes (2 + 2 of 4 KiB) but in no hole of the arena.
-TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
-         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
-         + call('y1', 1024) + call('y2', 1024)
-         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
-failed = 0
+checks = Checks()
+check = checks.check
 
 
 def run(args: List[str]) -> 'subprocess.CompletedProcess[str]':
-    return subprocess.run([dtrcheck, 'run', *args], capture_output=True, text=True, timeout=60)
+    return run_dtrcheck(dtrcheck, ['run', *args], timeout=60)
 
 
 def record(args: List[str]) -> Dict[str, Any]:
@@ -42,17 +29,8 @@ def record(args: List[str]) -> Dict[str, Any]:
     return result
 
 
-def check(ok: bool, what: str) -> None:
-    global failed
-    if not ok:
-        failed += 1
-        print('FAIL', what)
-
-
 with tempfile.TemporaryDirectory() as d:
-    log = os.path.join(d, 'holes.log')
-    with open(log, 'w') as f:
-        f.write(TRACE)
+    log = write_holes_trace(d)
     base = [log, '--budget', '4096']
     default = record(base)
     check(record(base + ['--memory', 'bytes']) == default, 'bytes is the default record')
@@ -68,15 +46,10 @@ with tempfile.TemporaryDirectory() as d:
           f'a 4 KiB device holds no 2 MiB segment: {caching}')
     text = run(base + ['--memory', 'arena']).stdout
     check('evictions where the bytes alone would have fit' in text, 'text output has the figures')
-    bad = [(['--memory', 'heap'], '--memory: unknown memory model "heap"'),
-           (['--memory', 'arena', '--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
-           (['--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
-           (['--memory', 'cuda-caching', '--max-split-size-mb', '20'], 'more than 20'),
-           (['--memory', 'cuda-caching', '--expandable-segments'], 'not modelled'),
-           (['--memory', 'arena', '--expandable-segments'], '--expandable-segments: belongs')]
+    bad = BAD_MEMORY_OPTIONS + [
+        (['--memory', 'arena', '--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
+        (['--memory', 'cuda-caching', '--max-split-size-mb', '20'], 'more than 20'),
+        (['--memory', 'cuda-caching', '--expandable-segments'], 'not modelled')]
     for args, message in bad:
-        p = run(base + args)
-        check(p.returncode == 2 and p.stdout == '' and message in p.stderr
-              and len(p.stderr.strip().splitlines()) == 1, f'{args}: {p.returncode} {p.stderr}')
-print(f'{6 + len(bad) - failed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+        checks.refused(run(base + args), message, str(args))
+sys.exit(checks.exit_code())

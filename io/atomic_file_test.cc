@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "io/error_of.h"
+#include "io/staged_entry.h"
 
 namespace dtrcheck {
 namespace {
@@ -124,6 +125,52 @@ TEST_F(AtomicFileTest, RefusesAnInputByIdentityNotName) {
   std::ofstream(Path("other.log")) << "x\n";
   EXPECT_EQ(ErrorOf<OutputError>([&] { RefuseSameFile(input, "trace", Path("other.log"), "-o"); }),
             "");
+}
+
+// An archive entry (io/staged_entry.h): the directory's AtomicFile.
+TEST_F(AtomicFileTest, StagedEntryPublishedEntryHoldsItsFilesAndNothingElseRemains) {
+  {
+    StagedEntry staged(dir_.string(), "abc");
+    staged.WriteText("manifest.json", "{}\n");
+    EXPECT_FALSE(fs::exists(dir_ / "abc"));  // invisible until published
+    staged.Publish();
+  }
+  EXPECT_EQ(Read(dir_ / "abc" / "manifest.json"), "{}\n");
+  EXPECT_EQ(Entries(), 1u);
+}
+
+TEST_F(AtomicFileTest, StagedEntryAnEntryNotPublishedLeavesNoTrace) {
+  {
+    StagedEntry staged(dir_.string(), "abc");
+    staged.WriteText("trace.log", "half");
+  }  // an exception between the writes and Publish() ends here
+  EXPECT_EQ(Entries(), 0u);
+}
+
+TEST_F(AtomicFileTest, StagedEntryTheFirstOfTwoWritersOfOneIdWins) {
+  StagedEntry first(dir_.string(), "abc");
+  first.WriteText("manifest.json", "first\n");
+  first.Publish();
+  {
+    // Same pid, so a second staging directory of the same name: the
+    // constructor clears what a killed process of this pid may have left.
+    StagedEntry second(dir_.string(), "abc");
+    second.WriteText("manifest.json", "second\n");
+    second.Publish();  // the entry exists: kept, no error
+  }
+  EXPECT_EQ(Read(dir_ / "abc" / "manifest.json"), "first\n");
+  EXPECT_EQ(Entries(), 1u);
+}
+
+TEST_F(AtomicFileTest, StagedEntryAnArchiveThatIsAFileIsAnOutputError) {
+  std::ofstream(dir_ / "file") << "x";
+  try {
+    StagedEntry staged((dir_ / "file").string(), "abc");
+    FAIL() << "no error";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot create"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Read(dir_ / "file"), "x");
 }
 
 }  // namespace

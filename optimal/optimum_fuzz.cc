@@ -1,15 +1,13 @@
 #include "optimal/optimum_fuzz.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "io/input_file.h"
 #include "io/json_fields.h"
 #include "io/record.h"
+#include "io/staged_entry.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
 #include "optimal/run_schedule.h"
@@ -303,12 +301,9 @@ std::string ArchiveOptimumViolation(const std::string& archive, const TraceLog& 
                              .substr(0, 16);
   const fs::path dir = fs::path(archive) / id;
   if (fs::exists(dir)) return id;
-  fs::create_directories(archive);
-  const fs::path tmp = fs::path(archive) / (".tmp-" + id + "-" + std::to_string(getpid()));
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
-  WriteTraceLogFile(r.log, (tmp / "trace.log").string());
-  WriteTraceLogFile(original, (tmp / "original.log").string());
+  StagedEntry staged(archive, id);
+  WriteTraceLogFile(r.log, (staged.staging() / "trace.log").string());
+  WriteTraceLogFile(original, (staged.staging() / "original.log").string());
   const std::string entry = (fs::path(archive) / id).string();
   Json manifest = {{"format", 1},
                    {"id", id},
@@ -342,14 +337,8 @@ std::string ArchiveOptimumViolation(const std::string& archive, const TraceLog& 
                      {"optimal", "dtrcheck optimal " + entry + "/trace.log --budget " +
                                      IntToString(budget) + " --warm-start all --json"},
                      {"replay", "dtrcheck fuzz-optimal --replay " + archive}}}};
-  std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
-  std::error_code ec;
-  fs::rename(tmp, dir, ec);
-  if (ec) {
-    fs::remove_all(tmp);
-    if (!fs::exists(dir))
-      throw std::runtime_error("cannot file " + dir.string() + ": " + ec.message());
-  }
+  staged.WriteText("manifest.json", manifest.dump(2) + "\n");
+  staged.Publish();
   return id;
 }
 

@@ -1,12 +1,11 @@
 #include "fuzz/lib/diff_fuzz.h"
 
-#include <unistd.h>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "io/json.h"
+#include "io/staged_entry.h"
 #include "io/trace_graph.h"
 #include "io/trace_writer.h"
 #include "traces/locate.h"
@@ -133,10 +132,8 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
   std::string id = Sha256OfText(text + "\n" + parse.dump() + "\n" + asked.dump()).substr(0, 16);
   fs::path dir = fs::path(archive) / id;
   if (fs::exists(dir)) return id;
-  fs::create_directories(archive);
-  fs::path tmp = fs::path(archive) / (".tmp-" + id + "-" + std::to_string(getpid()));
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
+  StagedEntry staged(archive, id);
+  const fs::path& tmp = staged.staging();
   std::string sha = Sha256OfText(text);
   WriteTraceLogFile(r.log, (tmp / "trace.log").string());
   WriteTraceLogFile(original, (tmp / "original.log").string());
@@ -151,7 +148,7 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
   Json line = {{"trace", "parity/" + id},  {"trace_file", "trace.log"}, {"trace_sha256", sha},
                {"parse", parse},           {"config", asked},           {"record", r.outcome.simrd},
                {"command", oracle_command}};
-  std::ofstream(tmp / "case.jsonl") << line.dump() << "\n";
+  staged.WriteText("case.jsonl", line.dump() + "\n");
   Json generator = {{"shape", c.generator.shape},
                     {"seed", c.generator.seed},
                     {"layers", c.generator.layers},
@@ -196,14 +193,8 @@ std::string ArchiveDivergence(const std::string& archive, const DiffCase& c,
                      RunArguments(c.parse, config)},
         {"simrd", oracle_command},
         {"replay", "dtrcheck fuzz-diff --replay " + fs::path(archive).string()}}}};
-  std::ofstream(tmp / "manifest.json") << manifest.dump(2) << "\n";
-  std::error_code ec;
-  fs::rename(tmp, dir, ec);
-  if (ec) {
-    fs::remove_all(tmp);
-    if (!fs::exists(dir))
-      throw std::runtime_error("cannot file " + dir.string() + ": " + ec.message());
-  }
+  staged.WriteText("manifest.json", manifest.dump(2) + "\n");
+  staged.Publish();
   return id;
 }
 

@@ -1,7 +1,7 @@
 // How the extension runs a command: the GIL released, C++ exceptions turned
 // into dtrcheck.Error with the CLI's message, and Ctrl-C turned into
 // KeyboardInterrupt. While a command runs, SIGINT only sets a flag
-// (Interrupt below, as cli/interrupt.h does for the CLI); the simulator
+// (base/interrupt_guard.h, as for the CLI); the simulator
 // polls it (a RuntimeObserver at every command, the sweep's and the
 // reducer's `cancel`), so the command stops within one schedule command and
 // Python then raises KeyboardInterrupt. Python's own handler is put back
@@ -15,24 +15,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/interrupt_guard.h"
 #include "sim/telemetry.h"
 #include "simulation.h"
 
 namespace dtrcheck::python {
 
-// SIGINT caught for the lifetime of the object (nested and concurrent
-// commands share one flag; the first installs the handler, the last
-// restores the previous one). Construct with the GIL held.
-class Interrupt {
- public:
-  Interrupt();
-  ~Interrupt();
-  Interrupt(const Interrupt&) = delete;
-  Interrupt& operator=(const Interrupt&) = delete;
-
-  static const std::atomic<bool>* flag();
-  static bool interrupted() { return flag()->load(); }
-};
+// SIGINT caught while a command runs: nested and concurrent commands share
+// one guard's flag (base/interrupt_guard.h). Construct with the GIL held.
+using Interrupt = InterruptGuard;
 
 // Thrown out of a run by InterruptObserver.
 struct Interrupted {};

@@ -1,18 +1,15 @@
-// SIGINT during a command (command.h), after cli/interrupt.cc: the handler
-// only sets a flag, and a second Ctrl-C gets the default action, so that a
-// stuck run can still be stopped.
+#include "base/interrupt_guard.h"
+
 #include <csignal>
 #include <mutex>
 
-#include "command.h"
-
-namespace dtrcheck::python {
+namespace dtrcheck {
 
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-std::mutex g_mutex;
-int g_depth = 0;  // commands running
+std::mutex g_mutex;  // guards g_depth and g_previous
+int g_depth = 0;     // guards alive
 struct sigaction g_previous;
 
 extern "C" void OnSigint(int) {
@@ -24,7 +21,7 @@ extern "C" void OnSigint(int) {
 
 static_assert(std::atomic<bool>::is_always_lock_free, "the flag is set from a signal handler");
 
-Interrupt::Interrupt() {
+InterruptGuard::InterruptGuard() {
   std::lock_guard lock(g_mutex);
   if (g_depth++ > 0) return;
   g_interrupted.store(false);
@@ -34,11 +31,11 @@ Interrupt::Interrupt() {
   sigaction(SIGINT, &sa, &g_previous);
 }
 
-Interrupt::~Interrupt() {
+InterruptGuard::~InterruptGuard() {
   std::lock_guard lock(g_mutex);
   if (--g_depth == 0) sigaction(SIGINT, &g_previous, nullptr);
 }
 
-const std::atomic<bool>* Interrupt::flag() { return &g_interrupted; }
+const std::atomic<bool>* InterruptGuard::flag() { return &g_interrupted; }
 
-}  // namespace dtrcheck::python
+}  // namespace dtrcheck

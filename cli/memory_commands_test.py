@@ -113,8 +113,14 @@ with tempfile.TemporaryDirectory() as d:
         'reduce': ['reduce', log, '--property', 'fragmentation-oom', '--hi-bytes', '4096',
                    '-o', os.path.join(d, 'out.log')],
     }
+    # The arena has no option of its own (OneFlow's defaults: one group, no
+    # small-piece area; memory/README.md): the options of another model are
+    # cuda-caching's, refused under bytes and under the arena.
     bad = [(['--memory', 'heap'], '--memory: unknown memory model "heap"'),
            (['--max-split-size-mb', '40'], '--max-split-size-mb: belongs'),
+           (['--memory', 'arena', '--max-split-size-mb', '40'],
+            '--max-split-size-mb: belongs to --memory cuda-caching, not arena'),
+           (['--memory', 'cuda-caching', '--max-split-size-mb', '20'], 'more than 20'),
            (['--memory', 'arena', '--expandable-segments'], '--expandable-segments: belongs')]
     for name, args in commands.items():
         for extra, message in bad:

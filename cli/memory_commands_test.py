@@ -95,6 +95,19 @@ with tempfile.TemporaryDirectory() as d:
     check(scan.get('memory', {}).get('model') == 'cuda-caching'
           and scan['memory']['floor_budget'] is None
           and scan['memory']['bytes_floor_budget'] == 4096, f'floors: {scan.get("memory")}')
+    # The report's reduce command for it is one that reduce accepts and
+    # whose property holds (fragmentation-oom has one budget, hi).
+    report = os.path.join(d, 'report')
+    p = dt(['scan', log, *grid, '--memory', 'cuda-caching', '--report', report])
+    with open(os.path.join(report, 'report.md')) as f:
+        commands = [line.split() for line in f if line.startswith('dtrcheck reduce')]
+    check(len(commands) == 1 and '--hi-bytes' in commands[0] and '--lo-bytes' not in commands[0],
+          f'one reduce command, at hi only: {commands}')
+    if commands:
+        out = os.path.join(d, 'reduced.log')
+        p = dt(commands[0][1:-1] + [out])
+        check(p.returncode == 0 and os.path.exists(out),
+              f'the report\'s reduce command runs: {p.returncode} {p.stderr}')
     p = dt(['scan', log, '--memory', 'cuda-caching', '--records',
             os.path.join(d, 'cuda-caching.jsonl'), '--json'])
     check(p.returncode == 0 and [f['kind'] for f in json.loads(p.stdout)['findings']] == kinds,

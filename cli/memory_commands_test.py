@@ -145,5 +145,25 @@ with tempfile.TemporaryDirectory() as d:
     p = dt(commands['reduce'])
     check(p.returncode == 2 and 'needs an allocator model' in p.stderr
           and len(p.stderr.strip().splitlines()) == 1, f'reduce without --memory: {p.stderr}')
+# The archived allocator-cliff (ViT-B/16 under cuda-caching, DTR, overhead
+# limit 8, reduced as a cliff under the allocator; archive_cliff_d94e4021*
+# replays the allocator's half): in bytes the same pair is no cliff, so the
+# reduction kept a cliff only the allocator has. simrd, whose memory is
+# bytes, gives the bytes runs (1.058x, 1.410x) when installed.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+cliff = os.path.join(ROOT, 'corpus', 'cliff', 'd94e4021c3af9ae4', 'trace.log')
+overheads = {}
+for model in ['bytes', 'cuda-caching']:
+    for ratio in ['0.72', '0.73']:
+        p = dt(['run', cliff, '--ratio', ratio, '--overhead-limit', '8', '--memory', model,
+                '--json'])
+        r = json.loads(p.stdout) if p.returncode == 0 else {}
+        check(r.get('status') == 'ok', f'archived cliff, {model} at {ratio}: {p.stderr}')
+        overheads[model, ratio] = ((r.get('model_compute', 0) + r.get('remat_compute', 0))
+                                   / max(r.get('baseline_compute', 1), 1))
+bytes_factor = overheads['bytes', '0.73'] / overheads['bytes', '0.72']
+caching_factor = overheads['cuda-caching', '0.72'] / overheads['cuda-caching', '0.73']
+check(max(bytes_factor, 1 / bytes_factor) < 2 and caching_factor >= 2,
+      f'archived cliff: bytes {bytes_factor:.3f}x (no cliff), cuda-caching {caching_factor:.3f}x')
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

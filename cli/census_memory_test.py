@@ -24,43 +24,22 @@ import sys
 import tempfile
 from typing import Dict, List
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from memory_test_lib import TRACE, Checks, dtrcheck_run  # noqa: E402
+
 dtrcheck = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
 ALLOCATOR_COLUMNS = ['fragmentation_ooms', 'allocator_inversions', 'allocator_cliffs',
                      'reserved_peak_inversions']
 KIND_COLUMN = {'fragmentation-oom': 'fragmentation_ooms',
                'allocator-inversion': 'allocator_inversions',
                'allocator-cliff': 'allocator_cliffs',
                'reserved-peak-inversion': 'reserved_peak_inversions'}
-
-
-def call(name: str, size: int) -> str:
-    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
-            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
-            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
-
-
-# As cli/memory_option_test.py: 4 KiB in bytes fit, the arena's holes do not.
-TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
-         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
-         + call('y1', 1024) + call('y2', 1024)
-         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
-failed = 0
-passed = 0
+check = Checks()
 
 
 def dt(args: List[str]) -> 'subprocess.CompletedProcess[str]':
-    return subprocess.run([dtrcheck, *args], capture_output=True, text=True, timeout=240)
-
-
-def check(ok: bool, what: str) -> None:
-    global failed, passed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL', what)
+    return dtrcheck_run(dtrcheck, args)
 
 
 def census_rows(args: List[str]) -> List[Dict[str, str]]:
@@ -119,10 +98,11 @@ with tempfile.TemporaryDirectory() as d:
     check([r['policy'] for r in rows] == ['DTR', 'DTR memory cuda-caching', 'DTR',
                                           'DTR memory cuda-caching'],
           f'mixed: two policies and two sums: {[r.get("policy") for r in rows]}')
-    check(rows and [rows[0][c] for c in ALLOCATOR_COLUMNS] == ['-'] * 4 and rows[0]['ok'] == '5',
+    check(bool(rows) and [rows[0][c] for c in ALLOCATOR_COLUMNS] == ['-'] * 4
+          and rows[0]['ok'] == '5',
           f'mixed: the bytes row is ok everywhere, no allocator figures: {rows[:1]}')
     rows = census_rows([f'{log}={records["bytes"]}'])
-    check(rows and not any(c in rows[0] for c in ALLOCATOR_COLUMNS),
+    check(bool(rows) and not any(c in rows[0] for c in ALLOCATOR_COLUMNS),
           f'bytes only: no allocator columns: {rows[:1]}')
 
     # Bad input: one line, exit 2.
@@ -152,7 +132,7 @@ if dt(['trace-path', 'unet']).returncode == 0:
     row = rows[0] if rows else {}
     expected = {c: str(kinds.get(k, 0)) for k, c in KIND_COLUMN.items()}
     check({c: row.get(c) for c in ALLOCATOR_COLUMNS} == expected,
-          f'unet: the scan\'s allocator-only findings {expected}: {row}')
+          f"unet: the scan's allocator-only findings {expected}: {row}")
     check(expected['fragmentation_ooms'] == '3' and expected['allocator_inversions'] == '2',
           f'unet: the published 3 fragmentation OOMs and 2 allocator-inversions: {expected}')
     floor = scan['memory']['floor_budget'] / scan['baseline_peak']
@@ -163,5 +143,4 @@ if dt(['trace-path', 'unet']).returncode == 0:
           f'unet: statuses {counts}: {row}')
 else:
     print('unet: no trace (DTRCHECK_TRACES), the published records are not checked')
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+check.exit()

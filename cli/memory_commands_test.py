@@ -14,36 +14,15 @@ import sys
 import tempfile
 from typing import Any, Dict, List
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from memory_test_lib import TRACE, Checks, dtrcheck_run  # noqa: E402
+
 dtrcheck = sys.argv[1]
-START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
-
-
-def call(name: str, size: int) -> str:
-    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
-            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
-            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
-
-
-# As cli/memory_option_test.py: 4 KiB in bytes fit, the arena's holes do not.
-TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
-         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
-         + call('y1', 1024) + call('y2', 1024)
-         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
-failed = 0
-passed = 0
+check = Checks()
 
 
 def dt(args: List[str]) -> 'subprocess.CompletedProcess[str]':
-    return subprocess.run([dtrcheck, *args], capture_output=True, text=True, timeout=120)
-
-
-def check(ok: bool, what: str) -> None:
-    global failed, passed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL', what)
+    return dtrcheck_run(dtrcheck, args, timeout=120)
 
 
 def jsonl(text: str) -> List[Dict[str, Any]]:
@@ -100,14 +79,15 @@ with tempfile.TemporaryDirectory() as d:
     report = os.path.join(d, 'report')
     p = dt(['scan', log, *grid, '--memory', 'cuda-caching', '--report', report])
     with open(os.path.join(report, 'report.md')) as f:
-        commands = [line.split() for line in f if line.startswith('dtrcheck reduce')]
-    check(len(commands) == 1 and '--hi-bytes' in commands[0] and '--lo-bytes' not in commands[0],
-          f'one reduce command, at hi only: {commands}')
-    if commands:
+        reduce_commands = [line.split() for line in f if line.startswith('dtrcheck reduce')]
+    check(len(reduce_commands) == 1 and '--hi-bytes' in reduce_commands[0]
+          and '--lo-bytes' not in reduce_commands[0],
+          f'one reduce command, at hi only: {reduce_commands}')
+    if reduce_commands:
         out = os.path.join(d, 'reduced.log')
-        p = dt(commands[0][1:-1] + [out])
+        p = dt(reduce_commands[0][1:-1] + [out])
         check(p.returncode == 0 and os.path.exists(out),
-              f'the report\'s reduce command runs: {p.returncode} {p.stderr}')
+              f"the report's reduce command runs: {p.returncode} {p.stderr}")
     p = dt(['scan', log, '--memory', 'cuda-caching', '--records',
             os.path.join(d, 'cuda-caching.jsonl'), '--json'])
     check(p.returncode == 0 and [f['kind'] for f in json.loads(p.stdout)['findings']] == kinds,
@@ -165,5 +145,4 @@ bytes_factor = overheads['bytes', '0.73'] / overheads['bytes', '0.72']
 caching_factor = overheads['cuda-caching', '0.72'] / overheads['cuda-caching', '0.73']
 check(max(bytes_factor, 1 / bytes_factor) < 2 and caching_factor >= 2,
       f'archived cliff: bytes {bytes_factor:.3f}x (no cliff), cuda-caching {caching_factor:.3f}x')
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+check.exit()

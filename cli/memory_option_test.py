@@ -11,22 +11,10 @@ import sys
 import tempfile
 from typing import Any, Dict, List
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from memory_test_lib import TRACE  # noqa: E402
+
 dtrcheck = sys.argv[1]
-START = '{"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}\n'
-
-
-def call(name: str, size: int) -> str:
-    return ('{"ARGS":["x"],"INSTRUCTION":"CALL","NAME":"f","RESULT":["%s"],"TIME":"1"}\n'
-            '{"INSTRUCTION":"MEMORY","MEMORY":"%d","NAME":"%s"}\n'
-            '{"ALIAS":"-1","INSTRUCTION":"ALIAS","NAME":"%s"}\n' % (name, size, name, name))
-
-
-# x, y1, y2 take 3 KiB of 4 KiB; releasing y1 leaves two 1 KiB holes; y3
-# (2 KiB) fits in bytes (2 + 2 of 4 KiB) but in no hole of the arena.
-TRACE = (START + '{"INSTRUCTION":"CONSTANT","NAME":"x"}\n'
-         '{"INSTRUCTION":"MEMORY","MEMORY":"1024","NAME":"x"}\n'
-         + call('y1', 1024) + call('y2', 1024)
-         + '{"INSTRUCTION":"RELEASE","NAME":"y1"}\n' + call('y3', 2048))
 failed = 0
 
 

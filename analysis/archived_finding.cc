@@ -82,6 +82,12 @@ ArchiveReplay ReplayInSimrd(const ArchivedFinding& f) {
     out.detail = kSimrdNotFound;
     return out;
   }
+  // Not skipped silently: check-finding --simrd exits 77 with the reason.
+  if (std::optional<std::string> why = SimrdCannotJudge(f.spec)) {
+    out.available = false;
+    out.detail = *why;
+    return out;
+  }
   std::vector<RunRecord> records;
   try {
     records = SimrdRecords(f.trace, f.spec);

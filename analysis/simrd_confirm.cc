@@ -34,6 +34,15 @@ bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecor
   return false;
 }
 
+std::optional<std::string> SimrdCannotJudge(const PropertySpec& spec) {
+  if (spec.config.memory.model == MemoryModel::kBytes ||
+      spec.property == TraceProperty::kFragmentationOom)
+    return std::nullopt;
+  return "simrd has no allocator model: a " + std::string(TracePropertyName(spec.property)) +
+         " under --memory " + MemoryModelName(spec.config.memory.model) +
+         " cannot be confirmed by it";
+}
+
 std::vector<RunRecord> SimrdRecords(const std::string& trace_path, const PropertySpec& spec,
                                     std::vector<Json>* as_printed) {
   // simrd's memory is bytes: its runs are those under bytes.
@@ -77,11 +86,8 @@ SimrdConfirmation ConfirmWithSimrd(const std::string& trace_path, const Property
     c.error = kSimrdNotFound;
     return c;
   }
-  if (spec.config.memory.model != MemoryModel::kBytes &&
-      spec.property != TraceProperty::kFragmentationOom) {
-    c.error = "simrd has no allocator model: a " + std::string(TracePropertyName(spec.property)) +
-              " under --memory " + MemoryModelName(spec.config.memory.model) +
-              " cannot be confirmed by it";
+  if (std::optional<std::string> why = SimrdCannotJudge(spec)) {
+    c.error = *why;
     return c;
   }
   c.available = true;

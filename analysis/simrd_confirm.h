@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+#include <string>
+
 #include "analysis/reduce_property.h"
 #include "io/record.h"
 
@@ -15,6 +18,11 @@ namespace dtrcheck {
 // The property on records of its runs (lo then hi). simrd reports statuses,
 // not pools, so pinned-oom is checked as: oom at hi (and ok at lo).
 bool PropertyHoldsOnRecords(const PropertySpec& spec, const std::vector<RunRecord>& records);
+
+// Why simrd cannot judge the property, or nothing: simrd's memory is bytes,
+// so of the properties under an allocator model it judges only the bytes
+// half of a fragmentation OOM (confirmation and archive replay alike).
+std::optional<std::string> SimrdCannotJudge(const PropertySpec& spec);
 
 // simrd's records of the property's runs on the trace (lo then hi), read.
 // Throws SimrdUnavailable or OracleError (oracle/simrd_client.h), and

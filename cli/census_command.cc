@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "analysis/census.h"
 #include "cli/commands.h"
 #include "cli/grid_options.h"
+#include "cli/memory_option.h"
 #include "cli/number_option.h"
 #include "cli/provenance.h"
 #include "cli/sweep_io.h"
@@ -27,6 +30,11 @@ struct CensusOptions {
   std::vector<std::string> inputs;
   std::string markdown, csv, svg_dir;
   GridOptions grid;  // for --jobs only
+  // --memory and its model's options: when given, every input's records
+  // must be runs under exactly this model; when not, each input's records
+  // say their model (MergeSweepRecords keeps one per input).
+  MemoryFlags memory;
+  CLI::Option* memory_option = nullptr;
 };
 
 std::vector<std::string> Split(const std::string& s, char sep) {
@@ -44,7 +52,31 @@ void WriteText(const std::string& path, const std::string& text) {
   out.Commit();
 }
 
+// The census reads runs, it does not make them: a model asked for must be the
+// records' own, as `scan --records` and `sweep --resume` refuse records of
+// another model.
+void RefuseOtherModel(const std::string& input, const std::vector<RunRecord>& records,
+                      const std::optional<MemoryOptions>& wanted) {
+  if (!wanted) return;
+  for (const RunRecord& r : records) {
+    if (r.config.memory == *wanted) continue;
+    auto name = [](const MemoryOptions& m) {
+      return MemoryModelName(m.model) +
+             (m.max_split_size_mb ? " --max-split-size-mb " + std::to_string(*m.max_split_size_mb)
+                                  : "");
+    };
+    throw std::invalid_argument("census input \"" + input + "\": the records are runs under " +
+                                "--memory " + name(r.config.memory) + ", not --memory " +
+                                name(*wanted));
+  }
+}
+
 int RunCensus(const CensusOptions& o) {
+  // Validated even when --memory is not given: an option of another model
+  // (--max-split-size-mb without cuda-caching) is refused.
+  const MemoryOptions memory = FinishMemoryOptions(o.memory);
+  std::optional<MemoryOptions> wanted;
+  if (o.memory_option->count() > 0) wanted = memory;
   std::vector<CensusRow> rows;
   std::vector<std::string> traces;  // for the provenance
   const int jobs = EffectiveJobs(o.grid);
@@ -61,6 +93,7 @@ int RunCensus(const CensusOptions& o) {
     }
     const std::vector<RunRecord> records = MergeSweepRecords(files);
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
+    RefuseOtherModel(input, records, wanted);
     const Graph graph = ParseTraceFile(trace);
     if (std::find(traces.begin(), traces.end(), trace) == traces.end()) traces.push_back(trace);
     const std::string name = CensusTraceName(trace);
@@ -97,6 +130,11 @@ CLI::App* RegisterCensus(CLI::App& app, CensusOptions* o) {
       "also draw every policy's raw overhead curve, one plot per input, to DIR/<records>.svg");
   cmd->add_option("--jobs,-j", o->grid.jobs, "threads diagnosing inversions (0: all)")
       ->check(IntegerRange(0, 1024));
+  AddMemoryOptions(cmd, &o->memory);
+  o->memory_option = cmd->get_option("--memory");
+  o->memory_option->description(
+      "the memory model the records must be runs under: bytes, cuda-caching or arena (default: "
+      "each input's own; allocator records add the allocator-only pathology columns)");
   return cmd;
 }
 

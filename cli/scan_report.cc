@@ -204,12 +204,38 @@ std::string ScanText(const ScanContext& ctx, const ScanResult& r) {
   return s;
 }
 
-std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& sf, size_t number) {
+std::string ReduceCommandFor(const ScanContext& ctx, const ScanResult& result, size_t i) {
+  const ScanFinding& sf = result.findings.at(i);
+  const size_t number = i + 1;
   // The refined ends are the tighter pair, when there are any.
   const Finding& f = sf.refined ? sf.refined->finding : sf.found;
-  std::vector<std::string> a = {"dtrcheck", "reduce", ctx.trace, "--property",
-                                FindingKindName(f.kind)};
-  if (f.low.ratio && f.high.ratio)
+  // The allocator's kinds are reduce properties only in part: a
+  // fragmentation OOM has one budget (hi); an allocator-inversion whose
+  // failed grid end is out of memory under the allocator and ok in bytes
+  // is a fragmentation OOM there, which is what only the allocator has and
+  // what the reduction keeps; an allocator-cliff is reduced as a cliff
+  // under the allocator (bytes may show it too once reduced).
+  std::string property = FindingKindName(f.kind);
+  bool one_budget = f.kind == FindingKind::kFragmentationOom;
+  FindingEnd hi = f.high;
+  if (f.kind == FindingKind::kAllocatorInversion) {
+    hi = sf.found.high;  // a grid point: bytes_points has its bytes run
+    const bool fragmentation = hi.status == Status::kOom && hi.index < result.bytes_points.size() &&
+                               result.bytes_points[hi.index].status() == Status::kOk;
+    if (!fragmentation)
+      return "# an allocator-inversion whose failed end is no fragmentation OOM: no reduce "
+             "property";
+    property = "fragmentation-oom";
+    one_budget = true;
+  }
+  if (f.kind == FindingKind::kAllocatorCliff) property = "cliff";
+  if (f.kind == FindingKind::kReservedPeakInversion)
+    return "# a reserved-peak-inversion: no reduce property";
+  std::vector<std::string> a = {"dtrcheck", "reduce", ctx.trace, "--property", property};
+  if (one_budget)
+    a.insert(a.end(), {hi.ratio ? "--hi" : "--hi-bytes",
+                       hi.ratio ? ShortestDouble(*hi.ratio) : IntToString(hi.budget)});
+  else if (f.low.ratio && f.high.ratio)
     a.insert(a.end(),
              {"--lo", ShortestDouble(*f.low.ratio), "--hi", ShortestDouble(*f.high.ratio)});
   else
@@ -305,7 +331,7 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
     // How to shrink each finding to a minimal trace (dtrcheck reduce).
     out << "\n## Reduce a finding\n\n```sh\n";
     for (size_t i = 0; i < r.findings.size(); ++i)
-      out << "# " << i + 1 << "\n" << ReduceCommandFor(ctx, r.findings[i], i + 1) << "\n";
+      out << "# " << i + 1 << "\n" << ReduceCommandFor(ctx, r, i) << "\n";
     out << "```\n\n" << ProvenanceMarkdown({ctx.trace});
     WriteFileAtomically(dir + "/report.md", out.str());
   }

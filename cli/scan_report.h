@@ -23,8 +23,10 @@ struct ScanContext {
 Json ScanToJson(const ScanContext& ctx, const ScanResult& result);
 std::string ScanText(const ScanContext& ctx, const ScanResult& result);
 // "dtrcheck reduce TRACE --property ... -o finding-N.log": the command that
-// shrinks finding number `number` (its refined ends when refined).
-std::string ReduceCommandFor(const ScanContext& ctx, const ScanFinding& finding, size_t number);
+// shrinks result.findings[i] (its refined ends when refined), written
+// finding-(i+1).log; for a finding no reduce property covers, a "# ..."
+// line saying so.
+std::string ReduceCommandFor(const ScanContext& ctx, const ScanResult& result, size_t i);
 // Writes DIR/points.jsonl, DIR/scan.json, DIR/report.md, DIR/overhead.svg
 // (creating DIR). Throws std::invalid_argument if it cannot.
 void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanResult& result);

@@ -253,8 +253,7 @@ class ApiHeuristic : public Heuristic {
       return;
     }
     for (api::StorageHandle s : chosen)
-      if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() ||
-          rt.storages()[s].pool_slot < 0)
+      if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() || rt.storages()[s].pool_slot < 0)
         throw PluginError(whose_ + "ChooseVictims returned storage " + std::to_string(s) +
                           ", which is not in the evictable pool");
     // One decision: one evaluation and one access, as Choose's victim.
@@ -496,12 +495,11 @@ void LoadPlugin(const std::string& path) {
     }
   }
   if (version < api::kOldestAbiVersion || version > api::kAbiVersion)
-    throw PluginError("plugin " + path + ": built for plugin ABI version " +
-                      std::to_string(version) + ", this dtrcheck has version " +
-                      std::to_string(api::kAbiVersion) + " (and loads versions " +
-                      std::to_string(api::kOldestAbiVersion) + " to " +
-                      std::to_string(api::kAbiVersion) +
-                      "); rebuild it against this dtrcheck's headers");
+    throw PluginError(
+        "plugin " + path + ": built for plugin ABI version " + std::to_string(version) +
+        ", this dtrcheck has version " + std::to_string(api::kAbiVersion) +
+        " (and loads versions " + std::to_string(api::kOldestAbiVersion) + " to " +
+        std::to_string(api::kAbiVersion) + "); rebuild it against this dtrcheck's headers");
   loaded.push_back(canonical);
   LoaderRegistrar registrar(path, version);
   const std::string crash_register =

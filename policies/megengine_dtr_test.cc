@@ -24,8 +24,11 @@ constexpr uint64_t kMiB = 1024 * 1024;
 TEST(MegEngineDtr, EvalFuncWorkedExample) {
   FakeView v;
   v.clock = 1000000000;
-  v.storages[7] = {.size = 2 * kMiB, .compute = 123, .region = 300000000,
-                   .last_access = 500000000, .recomputes = 2};
+  v.storages[7] = {.size = 2 * kMiB,
+                   .compute = 123,
+                   .region = 300000000,
+                   .last_access = 500000000,
+                   .recomputes = 2};
   v.Gap(kMiB);
   v.Place(7, 2 * kMiB);
   v.Gap(kMiB);
@@ -98,8 +101,8 @@ TEST(MegEngineDtr, SqrtSamplingVisitsTheDrawnCandidates) {
   std::vector<api::StorageHandle> candidates;
   for (int i = 0; i < 10; ++i) {
     // Scores fall with i except for candidate 0, the lowest of all.
-    v.storages[i] = {.size = 2 * kMiB, .region = i == 0 ? 0 : 1000 - 10 * i,
-                     .last_access = 100000000};
+    v.storages[i] = {
+        .size = 2 * kMiB, .region = i == 0 ? 0 : 1000 - 10 * i, .last_access = 100000000};
     v.Place(i, 2 * kMiB);
     candidates.push_back(i);
   }

@@ -18,8 +18,7 @@ bool IsEvictable(const api::Piece& p, api::View& view);
 api::StorageHandle DteVictim(const std::vector<api::Piece>& pieces, api::View& view);
 // EvictAndFindPieceOnce's window (Coop): its storages in address order,
 // empty when no window qualifies. O(pieces).
-std::vector<api::StorageHandle> CoopWindow(const std::vector<api::Piece>& pieces,
-                                           api::View& view);
+std::vector<api::StorageHandle> CoopWindow(const std::vector<api::Piece>& pieces, api::View& view);
 
 }  // namespace dtrcheck::policies
 

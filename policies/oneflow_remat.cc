@@ -68,8 +68,7 @@ using api::StorageHandle;
 using api::View;
 namespace feature = api::feature;
 
-constexpr Features kNeeds =
-    feature::kRegions | feature::kLastAccessInt | feature::kAddresses;
+constexpr Features kNeeds = feature::kRegions | feature::kLastAccessInt | feature::kAddresses;
 
 class Dte : public api::Heuristic {
  public:

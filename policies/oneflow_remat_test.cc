@@ -116,8 +116,8 @@ TEST(OneFlowDte, FreeNeighbourhoodCountsInTheSize) {
 TEST(OneFlowCoop, CheapestContiguousWindow) {
   FakeView v;
   v.clock = 10;
-  v.storages[1] = {.size = 4 * kM, .compute = 5, .last_access = 5};  // cost 1
-  v.storages[2] = {.size = 4 * kM, .compute = 5, .last_access = 5};  // cost 1
+  v.storages[1] = {.size = 4 * kM, .compute = 5, .last_access = 5};   // cost 1
+  v.storages[2] = {.size = 4 * kM, .compute = 5, .last_access = 5};   // cost 1
   v.storages[3] = {.size = 8 * kM, .compute = 15, .last_access = 5};  // cost 3
   v.storages[4] = {.size = 4 * kM, .compute = 0, .last_access = 5, .locked = true};
   v.storages[5] = {.size = 4 * kM, .compute = 0, .last_access = 5};  // cost 0

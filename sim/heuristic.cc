@@ -24,9 +24,9 @@ bool operator<=(const Cost& a, const Cost& b) {
 }  // namespace api
 
 std::string FeaturesToString(Features f) {
-  static const char* names[] = {"telemetry",  "banishing",   "last_access", "last_access_int",
-                                "last_evict", "eager_evict", "regions",     "eq_class",
-                                "addresses"};
+  static const char* names[] = {"telemetry",       "banishing",  "last_access",
+                                "last_access_int", "last_evict", "eager_evict",
+                                "regions",         "eq_class",   "addresses"};
   std::vector<std::string> v;
   for (int i = 0; i < 9; ++i)
     if (f & (1u << i)) v.push_back(names[i]);
@@ -276,7 +276,7 @@ std::unique_ptr<Heuristic> MakeBuiltin(const Entry& e, Int seed) {
 struct Registered {
   std::string label, origin;
   HeuristicFactory make;
-  bool simrd;  // one of simrd's, registered first
+  bool simrd;        // one of simrd's, registered first
   bool own = false;  // dtrcheck's own (RegisterOwnHeuristic)
 };
 

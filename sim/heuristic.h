@@ -96,8 +96,7 @@ std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed = 0);
 // has no oracle for them (IsPluginHeuristic is true: a finding is confirmed
 // by replay), but they are not listed among the plugins' names and have no
 // origin (PluginOrigin ""). Throws std::invalid_argument on a taken name.
-void RegisterOwnHeuristic(const std::string& name, const std::string& label,
-                          HeuristicFactory make);
+void RegisterOwnHeuristic(const std::string& name, const std::string& label, HeuristicFactory make);
 const std::vector<std::string>& OwnHeuristicNames();
 
 // The plugins' names (registered by RegisterHeuristic), in registration order.

@@ -91,8 +91,8 @@ class PlacedMemory {
 
  private:
   std::unique_ptr<memory::Allocator> allocator_;
-  std::vector<memory::Block> blocks_;  // by storage id
-  std::vector<uint8_t> placed_;        // by storage id
+  std::vector<memory::Block> blocks_;                   // by storage id
+  std::vector<uint8_t> placed_;                         // by storage id
   std::unordered_map<uint64_t, StorageId> storage_at_;  // block address -> storage
   uint64_t last_refused_bytes_ = 0;
   MemoryRecord record_;

@@ -86,7 +86,7 @@ def main() -> int:
         for memory in ['arena', 'cuda-caching']:
             rs = records(dtr, plugin, resnet, h, memory)
             ok = [r for r in rs if r.get('status', 'ok') == 'ok' and not r.get('oom')]
-            check(len(rs) == 6 and ok, f'{h} --memory {memory}: {len(ok)} of 6 ratios ok')
+            check(len(rs) == 6 and bool(ok), f'{h} --memory {memory}: {len(ok)} of 6 ratios ok')
     # Windows: FitWindow evicts several storages in one decision somewhere.
     window = records(dtr, v2, resnet, 'FitWindow', 'arena')
     dtr_arena = records(dtr, v2, resnet, 'PublicDTR', 'arena')

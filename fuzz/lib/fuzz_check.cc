@@ -8,6 +8,7 @@
 #include "analysis/format.h"
 #include "base/sha256.h"
 #include "io/trace_graph.h"
+#include "sim/accepted_pairs.h"
 
 namespace dtrcheck {
 
@@ -138,7 +139,8 @@ FuzzCheck CheckFuzzCase(const FuzzCase& fuzz_case, const FuzzCheckOptions& optio
     }
   }
 
-  if (c.config.memory.model != MemoryModel::kBytes) {
+  // A policy that reads addresses has no bytes run to compare with.
+  if (c.config.memory.model != MemoryModel::kBytes && !ReadsAddresses(c.config.heuristic)) {
     RunConfig bytes = config;
     bytes.memory = MemoryOptions{};
     const std::vector<SweepPoint> bytes_points =

@@ -27,9 +27,6 @@ std::optional<std::string> PairRefusal(RuntimeKind runtime, const Heuristic& heu
 // addresses (feature::kAddresses) and the memory model is bytes, which has
 // none (the Runtime's constructor throws it as std::invalid_argument).
 std::optional<std::string> AddressRefusal(bool memory_is_bytes, const Heuristic& heuristic);
-// Whether the registered heuristic `name` reads addresses (kAddresses): it
-// has no run under --memory bytes to compare an allocator's run with.
-bool ReadsAddresses(const std::string& name);
 
 struct RuntimeHeuristic {
   std::string runtime, heuristic;

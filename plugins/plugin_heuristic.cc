@@ -206,7 +206,7 @@ class ApiHeuristic : public Heuristic {
         crash_features_(CrashMessage(whose_, "RequiredFeatures")),
         crash_score_(CrashMessage(whose_, "Score")),
         crash_choose_(CrashMessage(whose_, "Choose")),
-        crash_choose_victims_(CrashMessage(whose_, "ChooseVictims")),
+        crash_choose_victims_(CrashMessage(whose_, "ChooseVictims or Choose")),
         crash_destroy_(CrashMessage(whose_, "its destructor")),
         impl_(std::move(impl)),
         random_(seed) {}
@@ -247,7 +247,7 @@ class ApiHeuristic : public Heuristic {
     }
     RuntimeView view(rt, random_);
     const std::vector<api::StorageHandle> chosen =
-        Guard("ChooseVictims", crash_choose_victims_, [&] { return impl_->ChooseVictims(view); });
+        Guard("Choose", crash_choose_victims_, [&] { return impl_->ChooseVictims(view); });
     if (chosen.size() == 1 && chosen[0] == api::kUseScores) {
       victims->push_back(Heuristic::Choose(rt));
       return;

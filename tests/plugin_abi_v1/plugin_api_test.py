@@ -63,6 +63,9 @@ def records(dtr: str, plugin: str, trace: str, heuristic: str, memory: str) -> L
 def main() -> int:
     dtr, v1, v2 = sys.argv[1:4]
     resnet = trace_path('resnet32')
+    if not os.path.exists(resnet):
+        print('skipped: the public trace resnet32 is not in DTRCHECK_TRACES')
+        return 77
     for memory in ['bytes', 'arena', 'cuda-caching']:
         for h in ['PublicDTR', 'DTRLockAware', 'DTRStableTie']:
             a = records(dtr, v1, resnet, h, memory)

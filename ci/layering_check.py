@@ -5,7 +5,7 @@ folder it may depend on (README.md, Layout; docs/layout.md; each folder's README
 
     base, memory <- sim <- io <- traces, oracle, reduce <- analysis
                  <- optimal, properties, fuzz <- cli
-    sim <- plugins (the plugin loader) <- fuzz, cli, python
+    sim, policies (public API only) <- plugins (the plugin loader) <- fuzz, cli, python
 
 The table below is exact: each folder's entry equals what its libraries
 link in CMake (target_link_libraries, followed transitively), and every
@@ -42,8 +42,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAY_USE: dict[str, set[str]] = {
     'base': set(),
     'memory': set(),
+    'policies': set(),  # the public API (include/dtrcheck/) only
     'sim': {'base', 'memory'},
-    'plugins': {'base', 'memory', 'sim'},
+    'plugins': {'base', 'memory', 'sim', 'policies'},
     'io': {'base', 'memory', 'sim'},
     'traces': {'base', 'memory', 'sim', 'io'},
     'oracle': {'base', 'memory', 'sim', 'io'},
@@ -51,13 +52,13 @@ MAY_USE: dict[str, set[str]] = {
     'reduce': {'base', 'memory', 'sim', 'io'},
     'optimal': {'base', 'memory', 'sim', 'io', 'traces', 'oracle', 'analysis'},
     'properties': {'base', 'memory', 'sim', 'io', 'traces', 'oracle', 'analysis', 'reduce'},
-    'fuzz': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis',
-             'reduce'},
-    'cli': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis', 'reduce',
-            'fuzz', 'optimal'},
+    'fuzz': {'base', 'memory', 'sim', 'plugins', 'policies', 'io', 'traces', 'oracle',
+             'analysis', 'reduce'},
+    'cli': {'base', 'memory', 'sim', 'plugins', 'policies', 'io', 'traces', 'oracle', 'analysis',
+            'reduce', 'fuzz', 'optimal'},
     # python/: the extension _dtrcheck
-    'python': {'base', 'memory', 'sim', 'plugins', 'io', 'traces', 'oracle', 'analysis',
-               'reduce', 'fuzz', 'optimal'},
+    'python': {'base', 'memory', 'sim', 'plugins', 'policies', 'io', 'traces', 'oracle',
+               'analysis', 'reduce', 'fuzz', 'optimal'},
 }
 # The repository's Python packages, by folder, and which folders' Python
 # code imports them besides their own (tests/ and bench/ aside).

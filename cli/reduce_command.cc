@@ -73,7 +73,8 @@ std::string CommandLine(const ReduceCommandOptions& a) {
   if (c.memory.model != MemoryModel::kBytes) s << " --memory " << MemoryModelName(c.memory.model);
   if (c.memory.max_split_size_mb) s << " --max-split-size-mb " << *c.memory.max_split_size_mb;
   if (a.no_oracle) s << " --no-oracle";
-  if (IsPluginHeuristic(c.heuristic)) s << " --plugin " << PluginOrigin(c.heuristic);
+  if (IsPluginHeuristic(c.heuristic) && !PluginOrigin(c.heuristic).empty())
+    s << " --plugin " << PluginOrigin(c.heuristic);
   s << " -o " << a.out;
   return s.str();
 }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dtrcheck::memory {
@@ -70,6 +71,8 @@ class Allocator {
   // Free bytes physically adjacent to the block at address, left and right,
   // within its segment (free neighbours are always merged, so one each side).
   virtual uint64_t FreeBytesAdjacent(uint64_t address) const = 0;
+  // The same, each side apart: {left, right} (their sum is FreeBytesAdjacent).
+  virtual std::pair<uint64_t, uint64_t> FreeBytesBeside(uint64_t address) const = 0;
   // Every block, allocated or free, in address order.
   virtual std::vector<Piece> Pieces() const = 0;
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace dtrcheck::memory {
@@ -55,6 +56,9 @@ TEST(ArenaAllocator, BestFitTakesTheSmallestHoleAtItsStart) {
   EXPECT_EQ(fit->address, b[2].address);
   EXPECT_EQ(fit->size, 3 * kKiB);
   EXPECT_EQ(a.FreeBytesAdjacent(fit->address), kKiB);
+  // The 1 KiB left of the 4 KiB hole lies right of the block.
+  EXPECT_EQ(a.FreeBytesBeside(fit->address), std::make_pair(uint64_t{0}, kKiB));
+  EXPECT_EQ(a.FreeBytesBeside(b[1].address), std::make_pair(8 * kKiB, uint64_t{0}));
 }
 
 TEST(ArenaAllocator, FreePiecesMergeWithBothNeighbours) {
@@ -65,6 +69,7 @@ TEST(ArenaAllocator, FreePiecesMergeWithBothNeighbours) {
   a.Free(x);
   a.Free(z);
   EXPECT_EQ(a.FreeBytesAdjacent(y.address), 8 * kKiB);
+  EXPECT_EQ(a.FreeBytesBeside(y.address), std::make_pair(4 * kKiB, 4 * kKiB));
   EXPECT_EQ(a.figures().largest_free_block, 4 * kKiB);
   a.Free(y);
   ASSERT_EQ(a.Pieces().size(), 1u);

@@ -105,13 +105,18 @@ bool BlockMap::IsSplit(uint64_t address) const {
 }
 
 uint64_t BlockMap::FreeBytesAdjacent(uint64_t address) const {
+  const auto [left, right] = FreeBytesBeside(address);
+  return left + right;
+}
+
+std::pair<uint64_t, uint64_t> BlockMap::FreeBytesBeside(uint64_t address) const {
   auto it = Find(address);
-  uint64_t bytes = 0;
+  std::pair<uint64_t, uint64_t> bytes{0, 0};
   if (auto prev = Prev(it); prev != blocks_.end() && !prev->second.allocated) {
-    bytes += prev->second.size;
+    bytes.first = prev->second.size;
   }
   if (auto next = Next(it); next != blocks_.end() && !next->second.allocated) {
-    bytes += next->second.size;
+    bytes.second = next->second.size;
   }
   return bytes;
 }

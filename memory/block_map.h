@@ -58,6 +58,8 @@ class BlockMap {
   bool IsSplit(uint64_t address) const;
   // Bytes of the free neighbours (same segment) of the block at address.
   uint64_t FreeBytesAdjacent(uint64_t address) const;
+  // The same, {left, right}.
+  std::pair<uint64_t, uint64_t> FreeBytesBeside(uint64_t address) const;
   uint64_t LargestFree() const;
   std::vector<Piece> Pieces() const;
   size_t size() const { return blocks_.size(); }

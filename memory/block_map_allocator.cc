@@ -42,6 +42,10 @@ uint64_t BlockMapAllocator::FreeBytesAdjacent(uint64_t address) const {
   return blocks_.FreeBytesAdjacent(address);
 }
 
+std::pair<uint64_t, uint64_t> BlockMapAllocator::FreeBytesBeside(uint64_t address) const {
+  return blocks_.FreeBytesBeside(address);
+}
+
 std::vector<Piece> BlockMapAllocator::Pieces() const { return blocks_.Pieces(); }
 
 }  // namespace dtrcheck::memory

@@ -19,6 +19,7 @@ class BlockMapAllocator : public Allocator {
   Figures figures() const override;
   Block BlockAt(uint64_t address) const override;
   uint64_t FreeBytesAdjacent(uint64_t address) const override;
+  std::pair<uint64_t, uint64_t> FreeBytesBeside(uint64_t address) const override;
   std::vector<Piece> Pieces() const override;
 
  protected:

@@ -15,8 +15,10 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "base/fatal_signal_cleanup.h"
+#include "policies/address_policies.h"
 #include "sim/python/py_random.h"
 #include "sim/runtime.h"
 
@@ -26,7 +28,8 @@ namespace dtrcheck {
 static_assert(api::feature::kRegions == feature::kRegions &&
               api::feature::kEqClass == feature::kEqClass &&
               api::feature::kLastAccessInt == feature::kLastAccessInt &&
-              api::feature::kBanishing == feature::kBanishing);
+              api::feature::kBanishing == feature::kBanishing &&
+              api::feature::kAddresses == feature::kAddresses);
 
 namespace {
 
@@ -110,6 +113,36 @@ class RuntimeView : public api::View {
     at(s, "EqClassCompute");
     return EqClassTerm(s, rt_, &eq_scratch_);
   }
+  // Version 2.
+  int64_t RecomputeCount(api::StorageHandle s) const override {
+    at(s, "RecomputeCount");
+    return rt_.recompute_count(s);
+  }
+  api::Request PendingRequest() const override {
+    return api::Request{rt_.request_bytes(), rt_.request_is_placement()};
+  }
+  api::Block BlockOf(api::StorageHandle s) const override {
+    at(s, "BlockOf");
+    const memory::Block b = placed("BlockOf").BlockOf(s);
+    return api::Block{b.address, b.size, b.segment};
+  }
+  api::FreeAdjacent FreeBytesAdjacent(api::StorageHandle s) const override {
+    at(s, "FreeBytesAdjacent");
+    const PlacedMemory& placed_memory = placed("FreeBytesAdjacent");
+    const memory::Block b = placed_memory.BlockOf(s);
+    if (b.size == 0) return {};
+    const auto [left, right] = placed_memory.allocator().FreeBytesBeside(b.address);
+    return api::FreeAdjacent{left, right};
+  }
+  std::vector<api::Piece> Pieces() const override {
+    const PlacedMemory& placed_memory = placed("Pieces");
+    std::vector<api::Piece> out;
+    for (const memory::Piece& p : placed_memory.allocator().Pieces())
+      out.push_back(api::Piece{p.address, p.size, p.segment, p.allocated,
+                               p.allocated ? placed_memory.StorageAt(p.address) : api::kNoStorage});
+    return out;
+  }
+
   api::Stamp LastAccess(api::StorageHandle s) const override {
     return ToApi(at(s, "LastAccess").last_access_int);
   }
@@ -146,6 +179,13 @@ class RuntimeView : public api::View {
                               ")");
     return rt_.storages()[s];
   }
+  const PlacedMemory& placed(const char* call) const {
+    if (rt_.placed_memory() == nullptr)
+      throw std::logic_error("View::" + std::string(call) +
+                             ": --memory bytes has no addresses (declare feature::kAddresses, "
+                             "and run with --memory cuda-caching or --memory arena)");
+    return *rt_.placed_memory();
+  }
   Runtime& rt_;
   PyRandom& random_;
   EqClassScratch eq_scratch_;
@@ -158,13 +198,15 @@ class RuntimeView : public api::View {
 class ApiHeuristic : public Heuristic {
  public:
   ApiHeuristic(std::string name, std::string label, const std::string& origin,
-               std::unique_ptr<api::Heuristic> impl, Int seed)
-      : name_(std::move(name)),
+               std::unique_ptr<api::Heuristic> impl, Int seed, int abi_version)
+      : abi_version_(abi_version),
+        name_(std::move(name)),
         label_(std::move(label)),
         whose_(Whose(origin, name_)),
         crash_features_(CrashMessage(whose_, "RequiredFeatures")),
         crash_score_(CrashMessage(whose_, "Score")),
         crash_choose_(CrashMessage(whose_, "Choose")),
+        crash_choose_victims_(CrashMessage(whose_, "ChooseVictims or Choose")),
         crash_destroy_(CrashMessage(whose_, "its destructor")),
         impl_(std::move(impl)),
         random_(seed) {}
@@ -196,6 +238,31 @@ class ApiHeuristic : public Heuristic {
     rt.summary().heuristic_access_count += 1;
     return s;
   }
+  // A version-1 plugin has no ChooseVictims (its vtable ends at Choose): it
+  // gets Choose's one victim, as before version 2.
+  void ChooseVictims(Runtime& rt, StorageList* victims) override {
+    if (abi_version_ < 2) {
+      victims->push_back(Choose(rt));
+      return;
+    }
+    RuntimeView view(rt, random_);
+    const std::vector<api::StorageHandle> chosen =
+        Guard("Choose", crash_choose_victims_, [&] { return impl_->ChooseVictims(view); });
+    if (chosen.size() == 1 && chosen[0] == api::kUseScores) {
+      victims->push_back(Heuristic::Choose(rt));
+      return;
+    }
+    for (api::StorageHandle s : chosen)
+      if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() || rt.storages()[s].pool_slot < 0)
+        throw PluginError(whose_ + "ChooseVictims returned storage " + std::to_string(s) +
+                          ", which is not in the evictable pool");
+    // One decision: one evaluation and one access, as Choose's victim.
+    if (!chosen.empty()) {
+      rt.summary().heuristic_eval_count += 1;
+      rt.summary().heuristic_access_count += 1;
+    }
+    victims->insert(victims->end(), chosen.begin(), chosen.end());
+  }
 
  private:
   template <typename F>
@@ -211,22 +278,25 @@ class ApiHeuristic : public Heuristic {
       throw PluginError(whose_ + what + " threw a non-standard exception");
     }
   }
+  int abi_version_;  // the plugin's: a version-1 plugin's objects have no ChooseVictims
   std::string name_, label_;
   std::string whose_;  // "plugin PATH: heuristic NAME: "
-  std::string crash_features_, crash_score_, crash_choose_, crash_destroy_;
+  std::string crash_features_, crash_score_, crash_choose_, crash_choose_victims_, crash_destroy_;
   std::unique_ptr<api::Heuristic> impl_;
   PyRandom random_;
 };
 
 class LoaderRegistrar : public api::Registrar {
  public:
-  explicit LoaderRegistrar(std::string origin) : origin_(std::move(origin)) {}
+  LoaderRegistrar(std::string origin, int abi_version)
+      : origin_(std::move(origin)), abi_version_(abi_version) {}
   void Add(const std::string& name, const std::string& label, ApiFactory make) override {
-    RegisterApiHeuristic(name, label, origin_, std::move(make));
+    RegisterApiHeuristic(name, label, origin_, std::move(make), abi_version_);
   }
 
  private:
   std::string origin_;
+  int abi_version_;
 };
 
 // The fatal signals a plugin's bug raises, and what was installed before
@@ -331,28 +401,46 @@ bool IsFunction(void* address) {
 
 }  // namespace
 
-void RegisterApiHeuristic(const std::string& name, const std::string& label,
-                          const std::string& origin, ApiFactory make) {
-  HeuristicFactory wrapped;
-  if (make)
-    wrapped = [name, label, origin, make = std::move(make)](Int seed) {
-      const std::string whose = Whose(origin, name);
-      std::unique_ptr<api::Heuristic> impl;
-      {
-        const std::string crash = CrashMessage(whose, "its factory");
-        RunningScope running(crash);
-        try {
-          impl = make(seed);
-        } catch (const std::exception& e) {
-          throw PluginError(whose + "its factory threw: " + e.what());
-        } catch (...) {
-          throw PluginError(whose + "its factory threw a non-standard exception");
-        }
+namespace {
+
+// The simulator's factory around an API heuristic's.
+HeuristicFactory WrapApiFactory(const std::string& name, const std::string& label,
+                                const std::string& origin, ApiFactory make, int abi_version) {
+  if (!make) return nullptr;
+  return [name, label, origin, abi_version, make = std::move(make)](Int seed) {
+    const std::string whose = Whose(origin, name);
+    std::unique_ptr<api::Heuristic> impl;
+    {
+      const std::string crash = CrashMessage(whose, "its factory");
+      RunningScope running(crash);
+      try {
+        impl = make(seed);
+      } catch (const std::exception& e) {
+        throw PluginError(whose + "its factory threw: " + e.what());
+      } catch (...) {
+        throw PluginError(whose + "its factory threw a non-standard exception");
       }
-      if (!impl) throw PluginError(whose + "its factory returned no heuristic");
-      return std::unique_ptr<Heuristic>(
-          std::make_unique<ApiHeuristic>(name, label, origin, std::move(impl), seed));
-    };
+    }
+    if (!impl) throw PluginError(whose + "its factory returned no heuristic");
+    return std::unique_ptr<Heuristic>(
+        std::make_unique<ApiHeuristic>(name, label, origin, std::move(impl), seed, abi_version));
+  };
+}
+
+// dtrcheck's own policies: registered as the simulator's own (no origin).
+class OwnRegistrar : public api::Registrar {
+ public:
+  void Add(const std::string& name, const std::string& label, ApiFactory make) override {
+    RegisterOwnHeuristic(name, label,
+                         WrapApiFactory(name, label, "", std::move(make), api::kAbiVersion));
+  }
+};
+
+}  // namespace
+
+void RegisterApiHeuristic(const std::string& name, const std::string& label,
+                          const std::string& origin, ApiFactory make, int abi_version) {
+  HeuristicFactory wrapped = WrapApiFactory(name, label, origin, std::move(make), abi_version);
   try {
     RegisterHeuristic(name, label, std::move(wrapped), origin);
   } catch (const std::invalid_argument& e) {  // the registry's refusal, as a plugin's error
@@ -406,13 +494,14 @@ void LoadPlugin(const std::string& path) {
                         " threw");
     }
   }
-  if (version != api::kAbiVersion)
-    throw PluginError("plugin " + path + ": built for plugin ABI version " +
-                      std::to_string(version) + ", this dtrcheck has version " +
-                      std::to_string(api::kAbiVersion) +
-                      "; rebuild it against this dtrcheck's headers");
+  if (version < api::kOldestAbiVersion || version > api::kAbiVersion)
+    throw PluginError(
+        "plugin " + path + ": built for plugin ABI version " + std::to_string(version) +
+        ", this dtrcheck has version " + std::to_string(api::kAbiVersion) +
+        " (and loads versions " + std::to_string(api::kOldestAbiVersion) + " to " +
+        std::to_string(api::kAbiVersion) + "); rebuild it against this dtrcheck's headers");
   loaded.push_back(canonical);
-  LoaderRegistrar registrar(path);
+  LoaderRegistrar registrar(path, version);
   const std::string crash_register =
       "inside plugin " + path + ": its entry point " + DTRCHECK_PLUGIN_REGISTER_SYMBOL + "\n";
   RunningScope running(crash_register);
@@ -427,7 +516,16 @@ void LoadPlugin(const std::string& path) {
   }
 }
 
+void RegisterAddressPolicies() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    OwnRegistrar registrar;
+    policies::RegisterAddressPolicies(registrar);
+  });
+}
+
 void LoadPlugins(const std::vector<std::string>& paths) {
+  RegisterAddressPolicies();
   std::vector<std::string> all;
   if (const char* env = std::getenv("DTRCHECK_PLUGINS")) {
     std::string list = env;

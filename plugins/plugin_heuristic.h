@@ -28,9 +28,11 @@ using ApiFactory = std::function<std::unique_ptr<api::Heuristic>(Int seed)>;
 // Registers an API heuristic under `name` in the simulator's registry
 // (origin: the plugin path, for messages). Throws PluginError if the name is
 // simrd's or already taken. Not thread-safe: register before running
-// anything.
+// anything. abi_version: the header version the heuristic was built against
+// (a version-1 heuristic's ChooseVictims is never called: it has none).
 void RegisterApiHeuristic(const std::string& name, const std::string& label,
-                          const std::string& origin, ApiFactory make);
+                          const std::string& origin, ApiFactory make,
+                          int abi_version = api::kAbiVersion);
 
 // dlopens `path` (kept loaded for the process), checks its ABI version and
 // calls its registration entry point. Throws PluginError: a missing or
@@ -52,7 +54,13 @@ void LoadPlugin(const std::string& path);
 // separated by ':', as pytest reads PYTEST_PLUGINS), then `paths`, each
 // loaded once. The fuzzers, which take no options, read the variable too,
 // so a campaign sets it once for every process it starts.
+// Registers dtrcheck's own address-aware policies (policies/: DTE, Coop,
+// MegEngineDTR, MegEngineDTRSqrt) first, once, as the simulator's own
+// (sim/heuristic.h, RegisterOwnHeuristic).
 void LoadPlugins(const std::vector<std::string>& paths = {});
+
+// The policies alone (LoadPlugins calls it; idempotent).
+void RegisterAddressPolicies();
 
 }  // namespace dtrcheck
 

@@ -17,10 +17,20 @@ bool Accepted(const std::string& runtime, const std::string& heuristic) {
 
 std::optional<std::string> PairRefusal(RuntimeKind runtime, const Heuristic& heuristic) {
   const Features have = RuntimeFeatures(runtime);
-  const Features need = heuristic.RequiredFeatures();
+  // Addresses come from the memory model, not the runtime kind: the Runtime
+  // checks them (AddressRefusal).
+  const Features need = heuristic.RequiredFeatures() & ~feature::kAddresses;
   if ((need & ~have) == 0) return std::nullopt;
   return "Heuristic " + heuristic.Label() + " requires " + FeaturesToString(need) +
          " but this runtime only supports " + FeaturesToString(have);
+}
+
+std::optional<std::string> AddressRefusal(bool memory_is_bytes, const Heuristic& heuristic) {
+  if (!memory_is_bytes || !(heuristic.RequiredFeatures() & feature::kAddresses))
+    return std::nullopt;
+  return "Heuristic " + heuristic.Label() +
+         " requires {'addresses'} but --memory bytes has no addresses; run it with "
+         "--memory cuda-caching or --memory arena";
 }
 
 const std::vector<RuntimeHeuristic>& AcceptedPairs() {
@@ -47,12 +57,19 @@ const std::vector<RuntimeHeuristic>& FuzzedPairs() {
   return pairs;
 }
 
-std::vector<RuntimeHeuristic> PluginPairs() {
+namespace {
+
+std::vector<RuntimeHeuristic> PairsOf(const std::vector<std::string>& heuristics) {
   std::vector<RuntimeHeuristic> out;
-  for (const auto& h : PluginHeuristicNames())
+  for (const auto& h : heuristics)
     for (const auto& r : RuntimeNames())
       if (Accepted(r, h)) out.push_back({r, h});
   return out;
 }
+
+}  // namespace
+
+std::vector<RuntimeHeuristic> PluginPairs() { return PairsOf(PluginHeuristicNames()); }
+std::vector<RuntimeHeuristic> OwnPairs() { return PairsOf(OwnHeuristicNames()); }
 
 }  // namespace dtrcheck

@@ -23,6 +23,11 @@ class Heuristic;         // sim/heuristic.h
 // process to process.
 std::optional<std::string> PairRefusal(RuntimeKind runtime, const Heuristic& heuristic);
 
+// dtrcheck's own check, in the same form: nullopt unless the heuristic reads
+// addresses (feature::kAddresses) and the memory model is bytes, which has
+// none (the Runtime's constructor throws it as std::invalid_argument).
+std::optional<std::string> AddressRefusal(bool memory_is_bytes, const Heuristic& heuristic);
+
 struct RuntimeHeuristic {
   std::string runtime, heuristic;
 };
@@ -44,6 +49,8 @@ const std::vector<RuntimeHeuristic>& FuzzedPairs();
 // far: each heuristic in registration order with every runtime that accepts
 // it, in simrd's runtime order.
 std::vector<RuntimeHeuristic> PluginPairs();
+// The same for dtrcheck's own heuristics (sim/heuristic.h, OwnHeuristicNames).
+std::vector<RuntimeHeuristic> OwnPairs();
 
 }  // namespace dtrcheck
 

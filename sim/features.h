@@ -17,6 +17,10 @@ constexpr Features kLastEvict = 1u << 4;
 constexpr Features kEagerEvict = 1u << 5;
 constexpr Features kRegions = 1u << 6;
 constexpr Features kEqClass = 1u << 7;
+// dtrcheck's, not simrd's: blocks and pieces of an allocator model (the
+// public API's kAddresses). A property of the memory model, not of the
+// runtime kind: PairRefusal ignores it, the Runtime refuses it under bytes.
+constexpr Features kAddresses = 1u << 8;
 }  // namespace feature
 
 // Python set notation with simrd's feature names, sorted, e.g.

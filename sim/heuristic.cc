@@ -24,10 +24,11 @@ bool operator<=(const Cost& a, const Cost& b) {
 }  // namespace api
 
 std::string FeaturesToString(Features f) {
-  static const char* names[] = {"telemetry",  "banishing",   "last_access", "last_access_int",
-                                "last_evict", "eager_evict", "regions",     "eq_class"};
+  static const char* names[] = {"telemetry",       "banishing",  "last_access",
+                                "last_access_int", "last_evict", "eager_evict",
+                                "regions",         "eq_class",   "addresses"};
   std::vector<std::string> v;
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < 9; ++i)
     if (f & (1u << i)) v.push_back(names[i]);
   std::sort(v.begin(), v.end());
   if (v.empty()) return "set()";
@@ -275,13 +276,15 @@ std::unique_ptr<Heuristic> MakeBuiltin(const Entry& e, Int seed) {
 struct Registered {
   std::string label, origin;
   HeuristicFactory make;
-  bool simrd;  // one of simrd's, registered first
+  bool simrd;        // one of simrd's, registered first
+  bool own = false;  // dtrcheck's own (RegisterOwnHeuristic)
 };
 
 struct Registry {
   std::map<std::string, Registered> by_name;
   std::vector<std::string> simrd_names;  // in simrd's order, without "Heuristic"
-  std::vector<std::string> other_names;  // in registration order
+  std::vector<std::string> other_names;  // plugins', in registration order
+  std::vector<std::string> own_names;    // dtrcheck's own, in registration order
 };
 
 // simrd's heuristics register on first use (no static initializers, which
@@ -322,6 +325,18 @@ void RegisterHeuristic(const std::string& name, const std::string& label, Heuris
   r.other_names.push_back(name);
 }
 
+void RegisterOwnHeuristic(const std::string& name, const std::string& label,
+                          HeuristicFactory make) {
+  Registry& r = TheRegistry();
+  if (r.by_name.count(name))
+    throw std::invalid_argument("dtrcheck: heuristic name \"" + name + "\" registered twice");
+  if (name.empty() || !make) throw std::invalid_argument("dtrcheck: a heuristic without a name");
+  r.by_name[name] = Registered{label, "", std::move(make), false, true};
+  r.own_names.push_back(name);
+}
+
+const std::vector<std::string>& OwnHeuristicNames() { return TheRegistry().own_names; }
+
 const std::vector<std::string>& PluginHeuristicNames() { return TheRegistry().other_names; }
 
 bool IsPluginHeuristic(const std::string& name) {
@@ -336,6 +351,7 @@ std::string PluginOrigin(const std::string& name) {
 
 std::vector<std::string> AllHeuristicNames() {
   std::vector<std::string> v = HeuristicNames();
+  v.insert(v.end(), OwnHeuristicNames().begin(), OwnHeuristicNames().end());
   v.insert(v.end(), PluginHeuristicNames().begin(), PluginHeuristicNames().end());
   return v;
 }

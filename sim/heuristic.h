@@ -50,6 +50,10 @@ class Heuristic {
   // Heuristic.choose: scans the pool in order, keeps the last storage whose
   // cost is <= the best so far, stops at the first cost equal to 0.
   virtual StorageId Choose(Runtime& rt);
+  // The victims of one decision, evicted in order (a window: several
+  // contiguous blocks). The default is Choose's one victim. Empty: nothing
+  // to evict, the runtime runs out of memory.
+  virtual void ChooseVictims(Runtime& rt, StorageList* victims) { victims->push_back(Choose(rt)); }
 };
 
 // DTREqClass's compute term: s.compute plus the compute of each distinct
@@ -87,12 +91,21 @@ void RegisterHeuristic(const std::string& name, const std::string& label, Heuris
 // nullptr if the name is unknown. "Heuristic" gives simrd's base class.
 std::unique_ptr<Heuristic> MakeHeuristic(const std::string& name, Int seed = 0);
 
-// The names registered after simrd's, in registration order.
+// dtrcheck's own heuristics that are not simrd's (policies/: MegEngine's
+// and OneFlow's, registered by the plugin loader): like a plugin's, simrd
+// has no oracle for them (IsPluginHeuristic is true: a finding is confirmed
+// by replay), but they are not listed among the plugins' names and have no
+// origin (PluginOrigin ""). Throws std::invalid_argument on a taken name.
+void RegisterOwnHeuristic(const std::string& name, const std::string& label, HeuristicFactory make);
+const std::vector<std::string>& OwnHeuristicNames();
+
+// The plugins' names (registered by RegisterHeuristic), in registration order.
 const std::vector<std::string>& PluginHeuristicNames();
+// Not one of simrd's (a plugin's or dtrcheck's own): simrd has no oracle.
 bool IsPluginHeuristic(const std::string& name);
-// Who registered `name` ("" if simrd's or unknown).
+// Who registered `name` ("" if simrd's, dtrcheck's own or unknown).
 std::string PluginOrigin(const std::string& name);
-// simrd's names, then the others.
+// simrd's names, then dtrcheck's own, then the plugins'.
 std::vector<std::string> AllHeuristicNames();
 
 }  // namespace dtrcheck

@@ -60,6 +60,8 @@ PlacedMemory::PlacedMemory(const PlacedMemory& other)
     : allocator_(other.allocator_->Clone()),
       blocks_(other.blocks_),
       placed_(other.placed_),
+      storage_at_(other.storage_at_),
+      last_refused_bytes_(other.last_refused_bytes_),
       record_(other.record_),
       peak_(other.peak_) {
   if (!allocator_) {
@@ -89,6 +91,7 @@ bool PlacedMemory::Place(std::span<const std::pair<StorageId, uint64_t>> storage
     const auto [s, size] = storages[i];
     const std::optional<memory::Block> block = allocator_->Allocate(size);
     if (!block) {
+      last_refused_bytes_ = size;
       for (size_t j = 0; j < i; ++j) Release(storages[j].first);
       return false;
     }
@@ -100,6 +103,7 @@ bool PlacedMemory::Place(std::span<const std::pair<StorageId, uint64_t>> storage
     if (placed_[index]) throw std::logic_error("PlacedMemory: a storage placed twice");
     blocks_[index] = *block;
     placed_[index] = 1;
+    if (block->size > 0) storage_at_[block->address] = s;
   }
   // Peaks after whole placements: a refused call's first blocks, given
   // back, do not count.
@@ -118,6 +122,7 @@ void PlacedMemory::Release(StorageId s) {
   const auto index = static_cast<size_t>(s);
   if (index >= placed_.size() || !placed_[index]) return;
   allocator_->Free(blocks_[index]);
+  if (blocks_[index].size > 0) storage_at_.erase(blocks_[index].address);
   placed_[index] = 0;
   blocks_[index] = {};
 }
@@ -125,6 +130,11 @@ void PlacedMemory::Release(StorageId s) {
 memory::Block PlacedMemory::BlockOf(StorageId s) const {
   const auto index = static_cast<size_t>(s);
   return index < placed_.size() && placed_[index] ? blocks_[index] : memory::Block{};
+}
+
+StorageId PlacedMemory::StorageAt(uint64_t address) const {
+  const auto it = storage_at_.find(address);
+  return it == storage_at_.end() ? StorageId{-1} : it->second;
 }
 
 MemoryRecord PlacedMemory::Record() const {

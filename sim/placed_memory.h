@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -81,12 +82,19 @@ class PlacedMemory {
   const memory::Allocator& allocator() const { return *allocator_; }
   // The storage's block (an empty one when it is not placed).
   memory::Block BlockOf(StorageId s) const;
+  // The storage whose (non-empty) block starts at address, or -1: what
+  // address-aware policies read with the pieces (OneFlow's piece->tensor).
+  StorageId StorageAt(uint64_t address) const;
+  // The size of the last request the allocator refused (0 before any).
+  uint64_t LastRefusedBytes() const { return last_refused_bytes_; }
   MemoryRecord Record() const;
 
  private:
   std::unique_ptr<memory::Allocator> allocator_;
-  std::vector<memory::Block> blocks_;  // by storage id
-  std::vector<uint8_t> placed_;        // by storage id
+  std::vector<memory::Block> blocks_;                   // by storage id
+  std::vector<uint8_t> placed_;                         // by storage id
+  std::unordered_map<uint64_t, StorageId> storage_at_;  // block address -> storage
+  uint64_t last_refused_bytes_ = 0;
   MemoryRecord record_;
   std::pair<uint64_t, uint64_t> peak_{0, 0};  // (reserved, allocated) at the peak
 };

@@ -96,6 +96,8 @@ Runtime::Runtime(const Graph& graph, const RuntimeOptions& options, Heuristic& h
       eq_forest_(&summary_.heuristic_access_count),
       region_upkeep_(options.region_rebuilds, &summary_.heuristic_access_count, &marks_, &marks2_) {
   if (auto refusal = PairRefusal(options.kind, heuristic)) throw std::invalid_argument(*refusal);
+  if (auto refusal = AddressRefusal(options.memory.model == MemoryModel::kBytes, heuristic))
+    throw std::invalid_argument(*refusal);
   const Features need = heuristic.RequiredFeatures();
   banishing_ = options.kind == RuntimeKind::kV1;
   eager_ = options.kind == RuntimeKind::kV2Eager || options.kind == RuntimeKind::kV2EagerOptimized;
@@ -182,6 +184,7 @@ void Runtime::ReservePerStorage() {
   marks2_.Reserve(storage_count_);
   region_upkeep_.ReservePerStorage(storage_count_);
   ever_evicted_.reserve(storage_count_);
+  recompute_count_.reserve(storage_count_);
 }
 
 void Runtime::AddStorage(Int size) {
@@ -195,6 +198,7 @@ void Runtime::AddStorage(Int size) {
   marks2_.AddSlot();
   region_upkeep_.AddStorage();
   ever_evicted_.push_back(0);
+  recompute_count_.push_back(0);
 }
 
 std::vector<TensorId> Runtime::PendingChain() const {
@@ -418,16 +422,31 @@ void Runtime::Unlock(StorageId sid) {
 void Runtime::Free(Int size) {
   while (OverBudget(size)) {
     if (pool_.size() == 0) throw OutOfMemory{};
-    StorageId s = heuristic_->Choose(*this);
-    if (digest_.count() == options_.perturb_eviction) {
-      for (StorageId other : pool_.slots())
-        if (other >= 0 && other != s) {
-          s = other;
-          break;
-        }
+    request_bytes_ = memory_usage_ + size - *options_.budget;
+    StorageList& victims = ChooseVictims();
+    for (size_t i = 0; i < victims.size(); ++i) {
+      StorageId s = victims[i];
+      if (i == 0 && digest_.count() == options_.perturb_eviction) {
+        for (StorageId other : pool_.slots())
+          if (other >= 0 && other != s) {
+            s = other;
+            break;
+          }
+      }
+      if (storages_[s].pool_slot >= 0) Evict(s);
     }
-    Evict(s);
   }
+  request_bytes_ = 0;
+  request_is_placement_ = false;
+}
+
+StorageList& Runtime::ChooseVictims() {
+  victims_.clear();
+  heuristic_->ChooseVictims(*this, &victims_);
+  // A policy that finds no candidate fails the allocation (MegEngine's
+  // find_best_tensor returning null, OneFlow's Coop finding no window).
+  if (victims_.empty()) throw OutOfMemory{};
+  return victims_;
 }
 
 void Runtime::PlaceOutputs(TensorId id) {
@@ -443,13 +462,22 @@ void Runtime::PlaceOutputs(TensorId id) {
       place.emplace_back(s, static_cast<uint64_t>(storages_[s].size));
   }
   while (!placed_->Place(place)) {
-    if (pool_.size() == 0) {
+    request_bytes_ = static_cast<Int>(placed_->LastRefusedBytes());
+    request_is_placement_ = true;
+    try {
+      if (pool_.size() == 0) throw OutOfMemory{};
+      for (StorageId s : ChooseVictims())
+        if (storages_[s].pool_slot >= 0) {
+          Evict(s);
+          placed_->CountEviction();
+        }
+    } catch (const OutOfMemory&) {
       if (observer_) observer_->OnOom(*this, id, op.total_size);
-      throw OutOfMemory{};
+      throw;
     }
-    Evict(heuristic_->Choose(*this));
-    placed_->CountEviction();
   }
+  request_bytes_ = 0;
+  request_is_placement_ = false;
 }
 
 void Runtime::TEvict(StorageId sid) {
@@ -548,6 +576,7 @@ void Runtime::TCompute(TensorId id, bool rematerialize, bool direct) {
     else
       summary_.model_compute += operators_[t.op].compute;
   }
+  if (rematerialize && !t.is_alias) recompute_count_[t.storage] += 1;
   if (options_.stats && rematerialize && !t.is_alias) {
     StorageStats& st = storage_stats_[t.storage];
     if (direct)

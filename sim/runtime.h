@@ -156,6 +156,13 @@ class Runtime {
   int64_t region_updates() const { return region_upkeep_.updates(); }
   // The allocator model's placements; null under --memory bytes.
   const PlacedMemory* placed_memory() const { return placed_.get(); }
+  // How many times s was rematerialized (MegEngine's recompute_times).
+  int64_t recompute_count(StorageId s) const { return recompute_count_[s]; }
+  // While the runtime evicts: the bytes the pending allocation asks for (the
+  // request the allocator refused, or the bytes over the budget); else 0.
+  Int request_bytes() const { return request_bytes_; }
+  // Whether that request is the allocator's (else the bytes over the budget).
+  bool request_is_placement() const { return request_is_placement_; }
   // The tensors being materialized, outermost first (simrd's recursion).
   std::vector<TensorId> PendingChain() const;
 
@@ -193,6 +200,8 @@ class Runtime {
   void FinishMaterialize(const Frame& f);
   void ComputeTensor(TensorId t, bool rematerialize, std::vector<TensorId>* remat_siblings);
   void Free(Int size);
+  // The heuristic's victims for one decision (OutOfMemory if none).
+  StorageList& ChooseVictims();
   // Under an allocator model: places the storages computing `id` makes
   // material, evicting with the heuristic while the allocator refuses.
   void PlaceOutputs(TensorId id);
@@ -246,6 +255,10 @@ class Runtime {
   EqClassForest eq_forest_;
   EvictionDigest digest_;
   std::vector<uint8_t> ever_evicted_;
+  std::vector<int32_t> recompute_count_;  // per storage
+  Int request_bytes_ = 0;
+  bool request_is_placement_ = false;
+  StorageList victims_;  // ChooseVictims's
   int64_t distinct_evicted_ = 0;
   Int locked_bytes_ = 0, max_locked_bytes_ = 0, max_locked_clock_ = 0;
   Int max_demand_ = 0;

@@ -11,10 +11,20 @@
 //                   grid, ties broken by the storage's age in the pool, so
 //                   that small budget changes do not flip the victim order.
 //   ThrowingScore   throws from its score (tests the error path).
+//   FitWindow       (API version 2) reads addresses: when the allocator
+//                   refuses a request, evicts the contiguous window of
+//                   blocks that makes a hole of the requested size while
+//                   evicting the fewest bytes; before that (the budget
+//                   check), DTR's scan. Refused under --memory bytes.
+//
+// Built against the version-1 header (tests/plugin_abi_v1) it is a
+// version-1 plugin without FitWindow: DTRCHECK_API_VERSION is version 2's.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include <dtrcheck/heuristic.h>
 
@@ -95,6 +105,56 @@ class ThrowingScore : public dtrcheck::api::Heuristic {
   Cost Score(StorageHandle, View&) override { throw std::runtime_error("this score always fails"); }
 };
 
+#if defined(DTRCHECK_API_VERSION) && DTRCHECK_API_VERSION >= 2
+class FitWindow : public dtrcheck::api::Heuristic {
+ public:
+  Features RequiredFeatures() const override {
+    return feature::kLastAccessInt | feature::kRegions | feature::kAddresses;
+  }
+  Cost Score(StorageHandle s, View& v) override {
+    return DtrQuotient(EStar(s, v), v.Size(s), s, v);
+  }
+  std::vector<StorageHandle> ChooseVictims(View& v) override {
+    const dtrcheck::api::Request request = v.PendingRequest();
+    if (!request.placement) return {dtrcheck::api::kUseScores};
+    const std::vector<dtrcheck::api::Piece> pieces = v.Pieces();
+    const auto wanted = static_cast<uint64_t>(request.bytes);
+    // Two pointers over the pieces in address order: [start, end) spans
+    // `span` bytes, `evicted` of them in storages. A piece that cannot be
+    // evicted, or another segment, starts a new window.
+    size_t start = 0, best_start = 0, best_end = 0;
+    uint64_t span = 0, evicted = 0, best = UINT64_MAX;
+    for (size_t end = 0; end < pieces.size(); ++end) {
+      const auto& p = pieces[end];
+      const bool movable = !p.allocated || (p.storage != dtrcheck::api::kNoStorage &&
+                                            !v.Locked(p.storage) && !v.Pinned(p.storage));
+      if (!movable || (end > start && pieces[end - 1].segment != p.segment)) {
+        start = movable ? end : end + 1;
+        span = evicted = 0;
+        if (!movable) continue;
+      }
+      span += p.size;
+      if (p.allocated) evicted += p.size;
+      // Shrink from the left while the hole stays big enough.
+      while (start < end && span - pieces[start].size >= wanted) {
+        span -= pieces[start].size;
+        if (pieces[start].allocated) evicted -= pieces[start].size;
+        ++start;
+      }
+      if (span >= wanted && evicted > 0 && evicted < best) {
+        best = evicted;
+        best_start = start;
+        best_end = end + 1;
+      }
+    }
+    std::vector<StorageHandle> victims;
+    for (size_t i = best_start; i < best_end; ++i)
+      if (pieces[i].allocated) victims.push_back(pieces[i].storage);
+    return victims;  // empty: no window fits, out of memory
+  }
+};
+#endif
+
 template <typename H>
 void Add(dtrcheck::api::Registrar& r, const char* name) {
   r.Add(name, name, [](Int) { return std::make_unique<H>(); });
@@ -107,4 +167,7 @@ DTRCHECK_PLUGIN(registrar) {
   Add<DtrLockAware>(registrar, "DTRLockAware");
   Add<DtrStableTie>(registrar, "DTRStableTie");
   Add<ThrowingScore>(registrar, "ThrowingScore");
+#if defined(DTRCHECK_API_VERSION) && DTRCHECK_API_VERSION >= 2
+  Add<FitWindow>(registrar, "FitWindow");
+#endif
 }

@@ -88,6 +88,11 @@ const std::vector<RuntimeHeuristic>& FuzzCasePairs() {
     std::stringstream list(now.second);
     for (std::string name; std::getline(list, name, ',');)
       if (!name.empty()) only.insert(name);
+    // dtrcheck's own policies (policies/: they read addresses, so the fuzzer
+    // needs DTRCHECK_FUZZ_MEMORY) only when named: the default pairs, and
+    // with them every archived input's decoding, stay as they were.
+    for (const auto& p : OwnPairs())
+      if (only.count(p.heuristic)) pairs.push_back(p);
     std::erase_if(pairs, [&](const RuntimeHeuristic& p) { return !only.count(p.heuristic); });
   }
   made_for = now;

@@ -59,7 +59,8 @@ struct FuzzCase {
 // once plugins are loaded (--plugin, DTRCHECK_PLUGINS), their heuristics'
 // pairs only (PluginPairs()), so that a campaign run with plugins fuzzes
 // the policies under test and nothing else; $DTRCHECK_FUZZ_HEURISTICS
-// (names separated by ',') keeps only the pairs of those heuristics. An
+// (names separated by ',') keeps only the pairs of those heuristics, and
+// adds those of dtrcheck's own it names (OwnPairs(): DTE, Coop, ...). An
 // input therefore decodes to another pair under other plugins or another
 // list: triage a campaign's findings as it ran (fuzz/campaign does). Throws
 // std::invalid_argument if no pair is left.

@@ -8,6 +8,7 @@
 #include "analysis/format.h"
 #include "base/sha256.h"
 #include "io/trace_graph.h"
+#include "sim/heuristic.h"
 
 namespace dtrcheck {
 
@@ -44,6 +45,13 @@ PropertySpec SpecOf(TraceProperty property, const FuzzCase& c, const Finding& f,
   spec.hi = BudgetSpec::Ratio(*f.high.ratio);
   spec.factor = factor;
   return spec;
+}
+
+// Whether the heuristic reads addresses (feature::kAddresses): it has no
+// run under --memory bytes to compare an allocator's run with.
+bool ReadsAddresses(const std::string& name) {
+  auto h = MakeHeuristic(name);
+  return h && (h->RequiredFeatures() & feature::kAddresses);
 }
 
 }  // namespace
@@ -138,7 +146,8 @@ FuzzCheck CheckFuzzCase(const FuzzCase& fuzz_case, const FuzzCheckOptions& optio
     }
   }
 
-  if (c.config.memory.model != MemoryModel::kBytes) {
+  // A policy that reads addresses has no bytes run to compare with.
+  if (c.config.memory.model != MemoryModel::kBytes && !ReadsAddresses(c.config.heuristic)) {
     RunConfig bytes = config;
     bytes.memory = MemoryOptions{};
     const std::vector<SweepPoint> bytes_points =

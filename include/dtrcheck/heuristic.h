@@ -21,6 +21,13 @@
 //    (e.g. region computes need kRegions: RuntimeV2Optimized or
 //    RuntimeV2EagerOptimized). Reading a value whose feature you did not
 //    declare gives whatever the runtime keeps there (usually 0).
+//  * Version 2 (this header) adds, after every version-1 member so that a
+//    version-1 plugin keeps loading and behaves as before: the View's
+//    allocator queries (a storage's block, the free bytes beside it, the
+//    pieces in address order; feature kAddresses, which --memory bytes lacks:
+//    such a heuristic is refused there before the run starts), a storage's
+//    recompute count, the bytes the pending allocation asks for, and
+//    Heuristic::ChooseVictims (several victims, a window, in one decision).
 #ifndef DTRCHECK_PUBLIC_HEURISTIC_H_
 #define DTRCHECK_PUBLIC_HEURISTIC_H_
 
@@ -30,13 +37,18 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dtrcheck::api {
 
 // Bumped whenever a class or struct below changes layout or a virtual
 // function is added, removed or reordered. dtrcheck refuses a plugin built
 // against another version.
-constexpr int kAbiVersion = 1;
+// For a plugin's #if: version 1's header has no such macro.
+#define DTRCHECK_API_VERSION 2
+// Version 1 plugins are still loaded: version 2 only appended members.
+constexpr int kAbiVersion = 2;
+constexpr int kOldestAbiVersion = 1;
 
 // simrd's integers are Python ints; sizes, computes and clocks fit here.
 using Int = __int128;
@@ -52,6 +64,11 @@ constexpr Features kLastEvict = 1u << 4;      // 'last_evict'
 constexpr Features kEagerEvict = 1u << 5;     // 'eager_evict'
 constexpr Features kRegions = 1u << 6;        // 'regions': RegionCompute, RegionRevCompute
 constexpr Features kEqClass = 1u << 7;        // 'eq_class': EqClassCompute
+// dtrcheck's, not simrd's (version 2): blocks and pieces, from an allocator
+// model (--memory cuda-caching or arena). Under --memory bytes a heuristic
+// declaring it is refused before the run; BlockOf, FreeBytesAdjacent and
+// Pieces throw there.
+constexpr Features kAddresses = 1u << 8;  // 'addresses'
 }  // namespace feature
 
 // A cost compared as simrd's Python compares its scores: a float (true
@@ -75,6 +92,40 @@ struct Stamp {
 // A storage (simrd's Storage: the memory one or more aliasing tensors share).
 using StorageHandle = int64_t;
 constexpr StorageHandle kUseScores = -1;
+constexpr StorageHandle kNoStorage = -1;
+
+// Version 2. A block of the allocator model: its first address, its size as
+// the allocator rounded it, and its segment (the base address of the device
+// allocation it was cut from; the arena has one). size 0: not placed.
+struct Block {
+  uint64_t address = 0;
+  uint64_t size = 0;
+  uint64_t segment = 0;
+};
+// Free bytes physically left and right of a block, within its segment.
+struct FreeAdjacent {
+  uint64_t left = 0;
+  uint64_t right = 0;
+};
+// What the runtime is evicting for. placement: the allocator refused a
+// request of `bytes` (unrounded): a contiguous free block of that size is
+// wanted. Else the bytes exceed the budget (simrd's check, made before any
+// placement): `bytes` is memory + needed - budget, which only evicting
+// storages frees (free blocks do not count).
+struct Request {
+  Int bytes = 0;
+  bool placement = false;
+};
+// One piece of the allocator's memory in address order: a free one
+// (storage kNoStorage, allocated false) or an allocated block and the
+// storage placed there (kNoStorage if it is no storage's).
+struct Piece {
+  uint64_t address = 0;
+  uint64_t size = 0;
+  uint64_t segment = 0;
+  bool allocated = false;
+  StorageHandle storage = kNoStorage;
+};
 
 // What a heuristic may read. Implemented by dtrcheck; valid only during the
 // call it is passed to.
@@ -134,6 +185,19 @@ class View {
   // generator, seeded with the run's --seed (RandomStorage's draw).
   // 1 <= n < 2^64: n <= 0 is Python's "empty range for randrange()".
   virtual Int RandBelow(Int n) = 0;
+
+  // ---- Version 2 (appended: a version-1 plugin sees the layout above). ----
+  // How many times s was rematerialized so far in this run (MegEngine's
+  // recompute_times).
+  virtual int64_t RecomputeCount(StorageHandle s) const = 0;
+  // What the runtime is evicting for (both 0 outside an eviction).
+  virtual Request PendingRequest() const = 0;
+  // kAddresses (std::logic_error under --memory bytes): s's block (size 0
+  // when s is not placed), the free bytes beside it (0, 0 when not placed),
+  // and every piece in address order (O(pieces)).
+  virtual Block BlockOf(StorageHandle s) const = 0;
+  virtual FreeAdjacent FreeBytesAdjacent(StorageHandle s) const = 0;
+  virtual std::vector<Piece> Pieces() const = 0;
 };
 
 class Heuristic {
@@ -149,6 +213,16 @@ class Heuristic {
   // The victim, or kUseScores for simrd's scan over Score. Must return a
   // storage currently in the pool.
   virtual StorageHandle Choose(View&) { return kUseScores; }
+
+  // ---- Version 2 (appended). ----
+  // The victims of one decision, evicted in this order (each must be in the
+  // pool when its turn comes: a window of contiguous blocks, say). The
+  // default is {Choose(view)}, so {kUseScores} is simrd's scan. An empty
+  // list evicts nothing: the allocation fails (out of memory), as a policy
+  // that finds no candidate does (MegEngine's find_best_tensor returning
+  // null, OneFlow's Coop finding no window). Never called on a version-1
+  // plugin.
+  virtual std::vector<StorageHandle> ChooseVictims(View& view) { return {Choose(view)}; }
 };
 
 // Passed to the plugin's entry point.

@@ -515,20 +515,35 @@ void Runtime::Evict(StorageId sid) {
     // elsewhere in memory: fetched ahead, the region itself six absorbs
     // ahead, then what its sets point to three ahead. The frontier's
     // storages are material, and hold their regions already (an absorb
-    // erases sid from the frontier of the region it absorbs into).
+    // erases sid from the frontier of the region it absorbs into). sid's own
+    // pair, looked up once: either sid holds a slot, which the absorbs never
+    // move, or it holds none, and its frontiers are empty.
+    const RegionPair& own = r.Get(sid);
+    // Each frontier storage's pair is looked up once, six absorbs ahead, and
+    // kept in a ring until its absorb: taking it early changes nothing, as
+    // pairs never move and no absorb frees one.
     auto absorb_all = [&](Region RegionPair::*which, bool reverse) {
+      constexpr size_t kAhead = 6, kRing = 8;
+      Region* ring[kRing];
       const size_t n = frontier.size();
+      for (size_t i = 0; i < n && i < kAhead; ++i) {
+        ring[i] = &(r.Mutable(frontier[i]).*which);
+        PrefetchLines(ring[i], sizeof(Region));
+      }
       for (size_t i = 0; i < n; ++i) {
-        if (i + 6 < n) PrefetchLines(&(r.Get(frontier[i + 6]).*which), sizeof(Region));
-        if (i + 3 < n) (r.Get(frontier[i + 3]).*which).PrefetchAbsorb(sid);
-        Region& into = r.Mutable(frontier[i]).*which;
-        region_upkeep_.Absorb(into, reverse, sid, r.Get(sid).*which);
+        if (i + kAhead < n) {
+          Region* ahead = &(r.Mutable(frontier[i + kAhead]).*which);
+          ring[(i + kAhead) % kRing] = ahead;
+          PrefetchLines(ahead, sizeof(Region));
+        }
+        if (i + 3 < n) ring[(i + 3) % kRing]->PrefetchAbsorb(sid);
+        region_upkeep_.Absorb(*ring[i % kRing], reverse, sid, own.*which);
       }
     };
-    const IdSet::List* items = &r.Get(sid).region_rev.frontier.items();
+    const IdSet::List* items = &own.region_rev.frontier.items();
     frontier.assign(items->begin(), items->end());
     absorb_all(&RegionPair::region, false);
-    items = &r.Get(sid).region.frontier.items();
+    items = &own.region.frontier.items();
     frontier.assign(items->begin(), items->end());
     absorb_all(&RegionPair::region_rev, true);
     r.Free(sid);

@@ -21,17 +21,15 @@ StorageRegions& StorageRegions::operator=(const StorageRegions& other) {
   return *this;
 }
 
-RegionPair& StorageRegions::Mutable(int32_t s) {
+RegionPair& StorageRegions::Take(int32_t s) {
   int32_t& k = slot_of_[static_cast<size_t>(s)];
-  if (k == kNoSlot) {
-    if (free_.empty()) {
-      if (slots_ == chunks_.size() * kChunk)
-        chunks_.push_back(std::make_unique<RegionPair[]>(kChunk));
-      k = static_cast<int32_t>(slots_++);
-    } else {
-      k = free_.back();
-      free_.pop_back();
-    }
+  if (free_.empty()) {
+    if (slots_ == chunks_.size() * kChunk)
+      chunks_.push_back(std::make_unique<RegionPair[]>(kChunk));
+    k = static_cast<int32_t>(slots_++);
+  } else {
+    k = free_.back();
+    free_.pop_back();
   }
   return Slot(k);
 }

@@ -50,8 +50,12 @@ class StorageRegions {
   // The regions of s, to be written: s takes a slot (empty regions) if it
   // has none. References stay valid while other storages take slots (the
   // slots live in fixed chunks, never moved); a Free invalidates only those
-  // into the storage freed.
-  RegionPair& Mutable(int32_t s);
+  // into the storage freed. Inline: the absorbs of every eviction go
+  // through it, nearly always into a storage that holds its slot already.
+  RegionPair& Mutable(int32_t s) {
+    const int32_t k = slot_of_[static_cast<size_t>(s)];
+    return k == kNoSlot ? Take(s) : Slot(k);
+  }
   // s's regions become empty again and their memory goes back (what a
   // storage's eviction does to them).
   void Free(int32_t s);
@@ -65,6 +69,8 @@ class StorageRegions {
  private:
   static constexpr int32_t kNoSlot = -1;
   static const RegionPair& Empty();
+  // Mutable's slow path: s, holding none, takes a slot.
+  RegionPair& Take(int32_t s);
   // Slot k: chunks of a power of two, so a lookup is a shift and a mask
   // (a std::deque held one 512-byte pair per block, and its lookup cost the
   // LSTM run 4.7% more instructions than the per-storage vector before it).

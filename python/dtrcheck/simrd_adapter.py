@@ -25,13 +25,16 @@ heuristic counters are what the class's code adds to
 ``rt.telemetry.summary`` (and simrd's find_root and evicted_neighbors to
 ``tel.summary``), written through to the run's record, as in simrd.
 
-Order: simrd merges a Python set of Storage objects, whose iteration order
-is their memory addresses', so its access count under the eq-class
-heuristics varies from run to run (QUIRKS.md, Q-EQCLASS); dtrcheck takes
-the neighbours in discovery order. A proxy's hash during an evaluation of
-``s`` is its rank among s's evicted neighbours in that order (small ints
-below the set's table size, so a set iterates them in rank order), which
-makes simrd's own code take them in dtrcheck's order.
+Order: simrd takes a storage's evicted neighbours in the order of a Python
+set of Storage objects (memory addresses). In an evaluation that order
+changes nothing: the finds of one evaluation, with full path compression
+on a forest no merge changes meanwhile, count the same in any order (a
+find counts the nodes of its path not on an earlier path of the call, the
+first that is, which now points to the root, and the root; the first term
+sums to the distinct nodes of all paths, the second to the finds after the
+first in each subtree of a root's child). What varies in simrd from run to
+run is the order of the runtime's merges at an eviction (QUIRKS.md,
+Q-EQCLASS), which is the simulator's, in discovery order.
 
 For a ``choose`` of its own, the class gets the evictable pool as a
 sequence in simrd's order and, for the call, its module's ``random``
@@ -51,11 +54,6 @@ from .heuristic import feature_bits
 _STORAGE_FIELDS = ('size, compute, material, ref_int, ref_ext, pinned, root_id, tensors, meta')
 _META_KEYS = ('last_access_int', 'last_access', 'last_evict', 'region', 'region_rev', 'ecn')
 _COUNTERS = ('heuristic_eval_count', 'heuristic_access_count')
-
-# Hash of a storage outside the ranked neighbourhood (see the module's help):
-# above any rank, so it never shares a slot order with ranked storages.
-_UNRANKED = 1 << 32
-
 
 class _Region:
     """s.meta['region'] / ['region_rev'] as a heuristic reads it."""
@@ -82,14 +80,10 @@ class _Run:
         self.tensors: Dict[int, Tensor] = {}
         self.nodes: Dict[int, EqClassNode] = {}
         self.telemetry = _Telemetry(state)
-        self._current: Optional[int] = None
-        self._ranks: Optional[Dict[int, int]] = None
         self._checkpoints: Dict[int, _CheckpointInfo] = {}
 
-    def begin(self, current: Optional[int]) -> None:
-        """A new call: evaluating `current` (None: choose)."""
-        self._current = current
-        self._ranks = None
+    def begin(self) -> None:
+        """A new call: the forest's values may have changed since the last."""
         self._checkpoints = {}
 
     def storage(self, h: int) -> 'Storage':
@@ -117,14 +111,6 @@ class _Run:
         if c is None:
             c = self._checkpoints[n] = _CheckpointInfo(self.state.ecn_value(n))
         return c
-
-    def rank(self, h: int) -> int:
-        ranks = self._ranks
-        if ranks is None:
-            order = [] if self._current is None else self.state.neighbor_order(self._current)
-            ranks = self._ranks = {s: i for i, s in enumerate(order)}
-        r = ranks.get(h)
-        return _UNRANKED + h if r is None else r
 
 
 class _Meta:
@@ -169,6 +155,14 @@ class _Meta:
 _MISSING = object()
 
 
+def _read(field: str) -> Any:
+    """A Storage attribute read from the state (SimrdState.<field>(handle))."""
+    def get(self: 'Storage') -> Any:
+        return getattr(self._run.state, field)(self.handle)
+    get.__name__ = field
+    return property(get, doc=f's.{field}')
+
+
 class Storage:
     """simrd's Storage as a heuristic reads it (handle: dtrcheck's id)."""
     __slots__ = ('_run', 'handle')
@@ -177,33 +171,14 @@ class Storage:
         self._run = run
         self.handle = handle
 
-    @property
-    def size(self) -> int:
-        return self._run.state.size(self.handle)
-
-    @property
-    def compute(self) -> int:
-        return self._run.state.compute(self.handle)
-
-    @property
-    def material(self) -> bool:
-        return self._run.state.material(self.handle)
-
-    @property
-    def ref_int(self) -> int:
-        return self._run.state.ref_int(self.handle)
-
-    @property
-    def ref_ext(self) -> int:
-        return self._run.state.ref_ext(self.handle)
-
-    @property
-    def pinned(self) -> bool:
-        return self._run.state.pinned(self.handle)
-
-    @property
-    def root_id(self) -> int:
-        return self._run.state.root_id(self.handle)
+    # s.size, s.compute, ...: the state's reading of this storage.
+    size = _read('size')
+    compute = _read('compute')
+    material = _read('material')
+    ref_int = _read('ref_int')
+    ref_ext = _read('ref_ext')
+    pinned = _read('pinned')
+    root_id = _read('root_id')
 
     @property
     def tensors(self) -> List['Tensor']:
@@ -213,9 +188,6 @@ class Storage:
     @property
     def meta(self) -> _Meta:
         return _Meta(self._run, self.handle)
-
-    def __hash__(self) -> int:
-        return self._run.rank(self.handle)
 
     def __repr__(self) -> str:
         return f'<simrd adapter Storage {self.handle}>'
@@ -411,7 +383,7 @@ def _make(simrd_class: type, bits: int) -> Callable[[int, Any], Tuple[Any, Any, 
         rt = Runtime(run)
 
         def evaluate(h: int) -> Any:
-            run.begin(h)
+            run.begin()
             return heuristic.evaluate(run.storage(h), rt)
 
         if not own_choose:
@@ -420,7 +392,7 @@ def _make(simrd_class: type, bits: int) -> Callable[[int, Any], Tuple[Any, Any, 
         module_globals = getattr(type(heuristic).choose, '__globals__', {})
 
         def choose() -> int:
-            run.begin(None)
+            run.begin()
             with _random_lock:
                 saved = module_globals.get('random')
                 if saved is not None:

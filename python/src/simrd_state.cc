@@ -286,20 +286,6 @@ void BindSimrdState(py::module_& m) {
           "ecn_value",
           [](const S& st, int64_t n) { return IntToPy(st.rt().eq_forest().RootValue(st.node(n))); },
           "EqClassNode._value's compute (the class's, at a root)")
-      .def(
-          "neighbor_order",
-          [](const S& st, int64_t s) {
-            st.storage(s);
-            // Storage.evicted_neighbors's set, in the order dtrcheck takes it
-            // (QUIRKS.md, Q-EQCLASS); the walk's accesses are not the class's.
-            Runtime& rt = st.rt();
-            Int saved = rt.summary().heuristic_access_count;
-            StorageList out;
-            rt.EvictedNeighbors(static_cast<StorageId>(s), &out);
-            rt.summary().heuristic_access_count = saved;
-            return ToList(out);
-          },
-          "the storages Storage.evicted_neighbors(s) adds, in discovery order")
       .def_property(
           "heuristic_eval_count",
           [](const S& st) { return IntToPy(st.rt().summary().heuristic_eval_count); },

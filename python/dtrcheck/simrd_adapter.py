@@ -55,6 +55,7 @@ _STORAGE_FIELDS = ('size, compute, material, ref_int, ref_ext, pinned, root_id, 
 _META_KEYS = ('last_access_int', 'last_access', 'last_evict', 'region', 'region_rev', 'ecn')
 _COUNTERS = ('heuristic_eval_count', 'heuristic_access_count')
 
+
 class _Region:
     """s.meta['region'] / ['region_rev'] as a heuristic reads it."""
     __slots__ = ('compute',)

@@ -81,8 +81,8 @@ py::object ToPy(const Stamp& s) { return StampToPy(api::Stamp{s.minus_inf, s.val
 // anything here (the class's code does, through the state).
 class SimrdClassHeuristic : public Heuristic {
  public:
-  SimrdClassHeuristic(std::string name, std::string label, py::object evaluate,
-                      py::object choose, py::object state, Features features)
+  SimrdClassHeuristic(std::string name, std::string label, py::object evaluate, py::object choose,
+                      py::object state, Features features)
       : name_(std::move(name)),
         label_(std::move(label)),
         whose_("plugin " + std::string(kOrigin) + ": heuristic " + name_ + ": "),
@@ -119,8 +119,7 @@ class SimrdClassHeuristic : public Heuristic {
         return static_cast<StorageId>(PyToInt(r, "choose's storage"));
       });
     }
-    if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() ||
-        rt.storages()[s].pool_slot < 0)
+    if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() || rt.storages()[s].pool_slot < 0)
       throw PluginError(whose_ + "Choose returned storage " + std::to_string(s) +
                         ", which is not in the evictable pool");
     return s;
@@ -153,8 +152,7 @@ class SimrdClassHeuristic : public Heuristic {
   Features features_;
 };
 
-std::unique_ptr<Heuristic> MakeSimrd(const std::string& name, const std::string& label,
-                                     Int seed) {
+std::unique_ptr<Heuristic> MakeSimrd(const std::string& name, const std::string& label, Int seed) {
   py::gil_scoped_acquire gil;
   const std::string whose = "plugin " + std::string(kOrigin) + ": heuristic " + name + ": ";
   try {

@@ -156,8 +156,8 @@ class KeepsStorage(MyLocal):
 
 
 @pytest.mark.parametrize('cls, message', [
-    (ReadsUnknownMeta, r"heuristic simrd\.ReadsUnknownMeta: Score threw: KeyError: .*"
-                       r"no s\.meta\['no_such_key'\]"),
+    (ReadsUnknownMeta, r'heuristic simrd\.ReadsUnknownMeta: Score threw: KeyError: .*'
+                       r'no s\.meta\[.no_such_key.\]'),
     (ReadsUnknownField, r'heuristic simrd\.ReadsUnknownField: Score threw: AttributeError: '
                         r'.*no s\.no_such_field'),
 ])

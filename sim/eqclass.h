@@ -8,6 +8,7 @@
 #ifndef DTRCHECK_SIM_EQCLASS_H_
 #define DTRCHECK_SIM_EQCLASS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +33,12 @@ class EqClassForest {
   void SetValue(EqNodeId n, Int value) { nodes_[FindRoot(n)].value = value; }
   // EqClassNode.merge(CheckpointInfo.merge_f, lhs, rhs): lhs's root joins rhs's.
   EqNodeId Merge(EqNodeId lhs, EqNodeId rhs);
+  // EqClassNode._parent (-1 for a root), read and written: simrd's own
+  // find_root, run from Python by the simrd adapter
+  // (python/src/simrd_state.cc), compresses paths through it.
+  EqNodeId Parent(EqNodeId n) const { return nodes_[n].parent; }
+  void SetParent(EqNodeId n, EqNodeId parent) { nodes_[n].parent = parent; }
+  size_t size() const { return nodes_.size(); }
 
  private:
   struct Node {

@@ -4,6 +4,7 @@
 
 #include "analyses.h"
 #include "python_heuristic.h"
+#include "simrd_state.h"
 #include "simulation.h"
 
 namespace py = pybind11;
@@ -16,5 +17,6 @@ PYBIND11_MODULE(_dtrcheck, m) {
       m, "Error", py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_RuntimeError)));
   dtrcheck::python::BindSimulation(m);
   dtrcheck::python::BindHeuristics(m);
+  dtrcheck::python::BindSimrdState(m);
   dtrcheck::python::BindAnalyses(m);
 }

@@ -1,5 +1,8 @@
 #include "python_heuristic.h"
 
+#include <pybind11/stl.h>
+
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -7,6 +10,7 @@
 #include "dtrcheck/heuristic.h"
 #include "plugins/plugin_heuristic.h"
 #include "py_int.h"
+#include "simrd_state.h"
 #include "simulation.h"
 
 namespace py = pybind11;
@@ -17,27 +21,6 @@ namespace {
 
 // The origin the registry records for heuristics registered from Python.
 constexpr const char* kOrigin = "python";
-
-// The Python exception as text ("TypeError: ..."), taken while the GIL is
-// held: the simulator's threads carry only C++ exceptions, and ApiHeuristic
-// (plugins/plugin_heuristic.cc) prefixes the policy's name.
-[[noreturn]] void Rethrow(py::error_already_set& e) {
-  std::string text = e.what();
-  e.restore();
-  PyErr_Clear();
-  throw std::runtime_error(text);
-}
-
-// A score returned by Python as the API's Cost: a float, or an int as an
-// exact Int (simrd's LRU and the ablations return ints).
-api::Cost ToCost(py::handle r) {
-  if (PyFloat_Check(r.ptr())) return api::Cost::Float(PyFloat_AS_DOUBLE(r.ptr()));
-  if (PyLong_Check(r.ptr()) && !PyBool_Check(r.ptr()))
-    return api::Cost::Integer(PyToInt(r, "score"));
-  throw std::runtime_error("score returned " +
-                           std::string(py::str(py::type::handle_of(r).attr("__name__"))) +
-                           ", expected an int or a float");
-}
 
 // What Python holds of a View: cleared when the call returns, so that a
 // policy that keeps it gets an error, not a dangling pointer.
@@ -122,6 +105,8 @@ std::unique_ptr<api::Heuristic> MakePython(const std::string& name, Int seed) {
 }
 
 void Register(const std::string& name, const std::string& label) {
+  if (IsSimrdAdapterName(name))
+    throw CommandError("dtrcheck: heuristic " + name + " is a simrd class's (the simrd adapter's)");
   if (IsPluginHeuristic(name) && PluginOrigin(name) == kOrigin)
     return;  // _factories has the new one
   try {
@@ -131,13 +116,33 @@ void Register(const std::string& name, const std::string& label) {
   }
 }
 
-// A stamp as simrd keeps it: an int, or -math.inf before the first access.
+}  // namespace
+
+// The Python exception as text ("TypeError: ..."), taken while the GIL is
+// held: the simulator's threads carry only C++ exceptions, and ApiHeuristic
+// (plugins/plugin_heuristic.cc) prefixes the policy's name.
+void Rethrow(py::error_already_set& e) {
+  std::string text = e.what();
+  e.restore();
+  PyErr_Clear();
+  throw std::runtime_error(text);
+}
+
+// A score returned by Python as the API's Cost: a float, or an int as an
+// exact Int (simrd's LRU and the ablations return ints).
+api::Cost ToCost(py::handle r) {
+  if (PyFloat_Check(r.ptr())) return api::Cost::Float(PyFloat_AS_DOUBLE(r.ptr()));
+  if (PyLong_Check(r.ptr()) && !PyBool_Check(r.ptr()))
+    return api::Cost::Integer(PyToInt(r, "score"));
+  throw std::runtime_error("score returned " +
+                           std::string(py::str(py::type::handle_of(r).attr("__name__"))) +
+                           ", expected an int or a float");
+}
+
 py::object StampToPy(const api::Stamp& s) {
   if (s.minus_inf) return py::float_(-std::numeric_limits<double>::infinity());
   return IntToPy(s.value);
 }
-
-}  // namespace
 
 void BindHeuristics(py::module_& m) {
   m.attr("_factories") = py::dict();

@@ -30,6 +30,9 @@ foreach(t api errors dtr_port simrd_adapter analyses interrupt fuzz)
   set_tests_properties(python_${t} PROPERTIES LABELS python TIMEOUT 900 ENVIRONMENT "${env}"
                        SKIP_RETURN_CODE 5)
 endforeach()
+# Every simrd class, the graph walks in Python: 150 CPU s, twice that on a
+# busy machine.
+set_tests_properties(python_simrd_adapter PROPERTIES TIMEOUT 1800)
 
 # The notebook example as a script (examples/python/): a scan with a Python
 # policy, and its plot where matplotlib is installed.

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/allocator_pathology.h"
 #include "analysis/finding_json.h"
 #include "analysis/format.h"
 #include "cli/diagnosis_report.h"
@@ -220,8 +221,9 @@ std::string ReduceCommandFor(const ScanContext& ctx, const ScanResult& result, s
   FindingEnd hi = f.high;
   if (f.kind == FindingKind::kAllocatorInversion) {
     hi = sf.found.high;  // a grid point: bytes_points has its bytes run
-    const bool fragmentation = hi.status == Status::kOom && hi.index < result.bytes_points.size() &&
-                               result.bytes_points[hi.index].status() == Status::kOk;
+    const bool fragmentation =
+        hi.index < result.bytes_points.size() &&
+        IsFragmentationOom(result.bytes_points[hi.index].status(), hi.status);
     if (!fragmentation)
       return "# an allocator-inversion whose failed end is no fragmentation OOM: no reduce "
              "property";

@@ -282,7 +282,12 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   for (const auto& sf : r.findings)
     if (sf.found.kind != FindingKind::kOverheadRise) marks.push_back(sf.found);
   std::string name = std::filesystem::path(ctx.trace).filename().string();
-  const std::string title = SweepPlotTitle(ctx.trace, records);
+  // Titled by the scan's configuration: records read back by --records carry
+  // the resolved remat limit, not the overhead limit the scan was given.
+  RunRecord configured;
+  configured.config = ctx.config;
+  const std::string title = SweepPlotTitle(
+      ctx.trace, records.empty() ? records : std::vector<RunRecord>{configured});
   WriteSweepPlot(dir + "/overhead.svg", records, marks, title);
   // The budgets around the findings, when they are a small part of the grid.
   bool zoom = false;

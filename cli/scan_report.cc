@@ -286,8 +286,8 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   // the resolved remat limit, not the overhead limit the scan was given.
   RunRecord configured;
   configured.config = ctx.config;
-  const std::string title = SweepPlotTitle(
-      ctx.trace, records.empty() ? records : std::vector<RunRecord>{configured});
+  const std::string title =
+      SweepPlotTitle(ctx.trace, records.empty() ? records : std::vector<RunRecord>{configured});
   WriteSweepPlot(dir + "/overhead.svg", records, marks, title);
   // The budgets around the findings, when they are a small part of the grid.
   bool zoom = false;

@@ -34,11 +34,15 @@ uint64_t ReservedPeak(const SweepPoint& p) {
 
 }  // namespace
 
+bool IsFragmentationOom(Status bytes, Status allocator) {
+  return bytes == Status::kOk && allocator == Status::kOom;
+}
+
 std::vector<Finding> FindFragmentationOoms(const std::vector<SweepPoint>& allocator,
                                            const std::vector<SweepPoint>& bytes) {
   CheckSameBudgets(allocator, bytes);
   auto fragmented = [&](size_t i) {
-    return bytes[i].status() == Status::kOk && Failed(allocator[i].status());
+    return IsFragmentationOom(bytes[i].status(), allocator[i].status());
   };
   std::vector<Finding> out;
   for (size_t i = 0; i < allocator.size(); ++i) {

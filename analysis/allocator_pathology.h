@@ -2,7 +2,10 @@
 // scan under an allocator model (--memory cuda-caching or arena) sweeps the
 // same budgets under simrd's bytes too and compares, budget by budget.
 //   fragmentation-oom: a budget whose run is ok in bytes and out of memory
-//     under the allocator (the bytes fit, the blocks did not);
+//     under the allocator (the bytes fit, the blocks did not); a run that
+//     thrashed under the allocator (hit the overhead limit) is not out of
+//     memory, so it is no fragmentation OOM (its pair may still be an
+//     allocator-inversion);
 //   allocator-inversion, allocator-cliff: an inversion or a regime cliff of
 //     the allocator's sweep whose pair is no inversion (cliff) in bytes;
 //   reserved-peak-inversion: budgets B1 < B2, both ok under the allocator,
@@ -18,6 +21,12 @@
 #include "analysis/sweep.h"
 
 namespace dtrcheck {
+
+// The one rule for "a fragmentation OOM at this budget": the bytes run is ok
+// and the allocator's run is out of memory (Status::kOom; kThrashed is not).
+// Every caller that decides it (FindFragmentationOoms, the scan report's
+// reduce command, the fragmentation-oom reduce property) asks this.
+bool IsFragmentationOom(Status bytes, Status allocator);
 
 // `allocator` and `bytes`: the same budgets, in the same (ascending) order
 // (std::invalid_argument if not). One finding per stretch of consecutive

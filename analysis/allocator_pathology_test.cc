@@ -45,21 +45,35 @@ P Pairs(const std::vector<Finding>& fs) {
 }
 
 TEST(FindFragmentationOoms, OnePerStretchAtItsLargestBudget) {
-  // bytes:     oom ok  ok  ok  ok  ok  ok
-  // allocator: oom oom thr ok  oom ok  ok
-  // Fragmented (ok in bytes, failed under the allocator): 1, 2 and 4.
+  // bytes:     oom ok  ok  ok  ok  ok  ok  ok
+  // allocator: oom oom oom thr ok  oom ok  ok
+  // Fragmented (ok in bytes, out of memory under the allocator): 1, 2 and 5;
+  // 3 thrashed, which is not out of memory, so it ends the first stretch.
   auto bytes = Indexed({Point(10, kOom), Point(20, kOk), Point(30, kOk), Point(40, kOk),
-                        Point(50, kOk), Point(60, kOk), Point(70, kOk)});
-  auto alloc = Indexed({Point(10, kOom), Point(20, kOom), Point(30, kThr), Point(40, kOk),
-                        Point(50, kOom), Point(60, kOk), Point(70, kOk)});
+                        Point(50, kOk), Point(60, kOk), Point(70, kOk), Point(80, kOk)});
+  auto alloc = Indexed({Point(10, kOom), Point(20, kOom), Point(30, kOom), Point(40, kThr),
+                        Point(50, kOk), Point(60, kOom), Point(70, kOk), Point(80, kOk)});
   const auto fs = FindFragmentationOoms(alloc, bytes);
-  EXPECT_EQ(Pairs(fs), (P{{2, 2}, {4, 4}}));
+  EXPECT_EQ(Pairs(fs), (P{{2, 2}, {5, 5}}));
   ASSERT_EQ(fs.size(), 2u);
   EXPECT_EQ(fs[0].kind, FindingKind::kFragmentationOom);
   EXPECT_EQ(fs[0].low.status, kOk);    // bytes
-  EXPECT_EQ(fs[0].high.status, kThr);  // the allocator
-  EXPECT_EQ(fs[1].high.budget, 50);
+  EXPECT_EQ(fs[0].high.status, kOom);  // the allocator
+  EXPECT_EQ(fs[1].high.budget, 60);
   EXPECT_EQ(std::string(FindingKindName(fs[1].kind)), "fragmentation-oom");
+}
+
+// Issue 42: a thrashed allocator run (the overhead limit, Status::kThrashed)
+// where bytes is ok is no fragmentation OOM: nothing was out of memory, and
+// `reduce --property fragmentation-oom` (which needs an oom) would refuse it.
+TEST(FindFragmentationOoms, AThrashedAllocatorPointIsNoFragmentationOom) {
+  EXPECT_FALSE(IsFragmentationOom(kOk, kThr));
+  EXPECT_TRUE(IsFragmentationOom(kOk, kOom));
+  EXPECT_FALSE(IsFragmentationOom(kOom, kOom));
+  EXPECT_FALSE(IsFragmentationOom(kThr, kOom));
+  auto bytes = Indexed({Point(10, kOk), Point(20, kOk), Point(30, kOk)});
+  auto alloc = Indexed({Point(10, kThr), Point(20, kThr), Point(30, kOk)});
+  EXPECT_TRUE(FindFragmentationOoms(alloc, bytes).empty());
 }
 
 TEST(FindFragmentationOoms, RefusesSweepsOfOtherBudgets) {

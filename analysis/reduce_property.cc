@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "analysis/allocator_pathology.h"
 #include "analysis/format.h"
 #include "sim/runtime.h"
 
@@ -122,8 +123,8 @@ PropertyCheck CheckTraceProperty(const Graph& graph, const PropertySpec& spec) {
       break;
     case TraceProperty::kFragmentationOom: {
       const std::optional<OomDetails>& oom = check.diagnosis->oom;
-      check.holds = points[0].status() == Status::kOk && points[1].status() == Status::kOom &&
-                    oom && oom->BytesFit();
+      check.holds =
+          IsFragmentationOom(points[0].status(), points[1].status()) && oom && oom->BytesFit();
       if (oom)
         check.summary += oom->BytesFit() ? " (the allocator refused where the bytes fit)"
                                          : " (the bytes did not fit: not the allocator's failure)";

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/allocator_pathology.h"
 #include "analysis/finding_json.h"
 #include "analysis/format.h"
 #include "cli/diagnosis_report.h"
@@ -220,8 +221,9 @@ std::string ReduceCommandFor(const ScanContext& ctx, const ScanResult& result, s
   FindingEnd hi = f.high;
   if (f.kind == FindingKind::kAllocatorInversion) {
     hi = sf.found.high;  // a grid point: bytes_points has its bytes run
-    const bool fragmentation = hi.status == Status::kOom && hi.index < result.bytes_points.size() &&
-                               result.bytes_points[hi.index].status() == Status::kOk;
+    const bool fragmentation =
+        hi.index < result.bytes_points.size() &&
+        IsFragmentationOom(result.bytes_points[hi.index].status(), hi.status);
     if (!fragmentation)
       return "# an allocator-inversion whose failed end is no fragmentation OOM: no reduce "
              "property";
@@ -280,7 +282,12 @@ void WriteScanReport(const std::string& dir, const ScanContext& ctx, const ScanR
   for (const auto& sf : r.findings)
     if (sf.found.kind != FindingKind::kOverheadRise) marks.push_back(sf.found);
   std::string name = std::filesystem::path(ctx.trace).filename().string();
-  const std::string title = SweepPlotTitle(ctx.trace, records);
+  // Titled by the scan's configuration: records read back by --records carry
+  // the resolved remat limit, not the overhead limit the scan was given.
+  RunRecord configured;
+  configured.config = ctx.config;
+  const std::string title =
+      SweepPlotTitle(ctx.trace, records.empty() ? records : std::vector<RunRecord>{configured});
   WriteSweepPlot(dir + "/overhead.svg", records, marks, title);
   // The budgets around the findings, when they are a small part of the grid.
   bool zoom = false;

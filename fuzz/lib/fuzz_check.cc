@@ -153,7 +153,6 @@ FuzzCheck CheckFuzzCase(const FuzzCase& fuzz_case, const FuzzCheckOptions& optio
     const std::vector<SweepPoint> bytes_points =
         RunSweep(graph, bytes, out.baseline, RatioBudgets(c.Ratios())).points;
     for (const Finding& frag : FindFragmentationOoms(out.points, bytes_points)) {
-      if (frag.high.status != Status::kOom) continue;
       FuzzFinding f;
       f.kind = "fragmentation-oom";
       f.runs = frag;

@@ -5,6 +5,7 @@
 
 #include "analysis/allocator_pathology.h"
 #include "analysis/parallel_for.h"
+#include "sim/accepted_pairs.h"
 
 namespace dtrcheck {
 
@@ -43,8 +44,11 @@ ScanResult AnalyzeSweep(const Graph& graph, const RunConfig& config, const Basel
   std::vector<Finding> inversions = FindInversions(pts);
   std::vector<Finding> cliffs = FindRegimeCliffs(pts, s.cliff_factor, result.cliff_gap);
   std::vector<Finding> allocator_only;
-  if (config.memory.model != MemoryModel::kBytes && !pts.empty()) {
-    // The same budgets under simrd's bytes: what only the allocator has.
+  // The same budgets under simrd's bytes: what only the allocator has. A
+  // heuristic that reads addresses has no run in bytes; its findings stay
+  // plain inversions and cliffs of the allocator's runs.
+  if (config.memory.model != MemoryModel::kBytes && !pts.empty() &&
+      !ReadsAddresses(config.heuristic)) {
     RunConfig bytes_config = config;
     bytes_config.memory = MemoryOptions{};
     std::vector<BudgetSpec> budgets;

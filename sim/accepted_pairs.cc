@@ -33,6 +33,11 @@ std::optional<std::string> AddressRefusal(bool memory_is_bytes, const Heuristic&
          "--memory cuda-caching or --memory arena";
 }
 
+bool ReadsAddresses(const std::string& heuristic) {
+  auto h = MakeHeuristic(heuristic);
+  return h && (h->RequiredFeatures() & feature::kAddresses);
+}
+
 const std::vector<RuntimeHeuristic>& AcceptedPairs() {
   static const std::vector<RuntimeHeuristic> pairs = [] {
     const RuntimeHeuristic paper{"RuntimeV2EagerOptimized", "DTR"};

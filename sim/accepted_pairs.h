@@ -28,6 +28,11 @@ std::optional<std::string> PairRefusal(RuntimeKind runtime, const Heuristic& heu
 // none (the Runtime's constructor throws it as std::invalid_argument).
 std::optional<std::string> AddressRefusal(bool memory_is_bytes, const Heuristic& heuristic);
 
+// Whether the registered heuristic of that name reads addresses: it has no
+// run under --memory bytes, so nothing compares an allocator's run of it
+// with one in bytes (scan's allocator-only findings, the fuzzers' check).
+bool ReadsAddresses(const std::string& heuristic);
+
 struct RuntimeHeuristic {
   std::string runtime, heuristic;
 };

@@ -8,6 +8,7 @@
 #include "analysis/format.h"
 #include "base/sha256.h"
 #include "io/trace_graph.h"
+#include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
 
 namespace dtrcheck {
@@ -45,13 +46,6 @@ PropertySpec SpecOf(TraceProperty property, const FuzzCase& c, const Finding& f,
   spec.hi = BudgetSpec::Ratio(*f.high.ratio);
   spec.factor = factor;
   return spec;
-}
-
-// Whether the heuristic reads addresses (feature::kAddresses): it has no
-// run under --memory bytes to compare an allocator's run with.
-bool ReadsAddresses(const std::string& name) {
-  auto h = MakeHeuristic(name);
-  return h && (h->RequiredFeatures() & feature::kAddresses);
 }
 
 }  // namespace

@@ -106,6 +106,16 @@ def main() -> int:
     check(bool(differ) and all(r['memory']['evictions_bytes_fit'] > 0 for r in window
                                if r['ratio'] in differ),
           f'FitWindow decides otherwise than DTR under cuda-caching at ratios {differ}')
+    # A scan of an address-aware policy under an allocator: there is no run
+    # in bytes to set beside it, so no allocator-only kinds and no bytes floor.
+    for h in ['Coop', 'MegEngineDTR']:
+        p = run([dtr, 'scan', resnet, '--heuristic', h, '--memory', 'arena', '--from', '0.3',
+                 '--to', '0.8', '--step', '0.1', '--json'])
+        scan = json.loads(p.stdout)
+        kinds = {f['kind'] for f in scan['findings']}
+        check(scan['memory']['bytes_floor_budget'] is None and
+              not kinds & {'fragmentation-oom', 'allocator-inversion', 'allocator-cliff'},
+              f'scan --heuristic {h} --memory arena: no bytes comparison ({sorted(kinds)})')
     return 0
 
 

@@ -254,7 +254,7 @@ class ApiHeuristic : public Heuristic {
     }
     for (api::StorageHandle s : chosen)
       if (s < 0 || static_cast<size_t>(s) >= rt.storages().size() || rt.storages()[s].pool_slot < 0)
-        throw PluginError(whose_ + "ChooseVictims returned storage " + std::to_string(s) +
+        throw PluginError(whose_ + "Choose returned storage " + std::to_string(s) +
                           ", which is not in the evictable pool");
     // One decision: one evaluation and one access, as Choose's victim.
     if (!chosen.empty()) {

@@ -9,7 +9,6 @@
 #include "base/sha256.h"
 #include "io/trace_graph.h"
 #include "sim/accepted_pairs.h"
-#include "sim/heuristic.h"
 
 namespace dtrcheck {
 

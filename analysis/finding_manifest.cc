@@ -121,7 +121,10 @@ bool ConfirmPluginByReplay(bool holds, FindingManifest* m) {
   const std::string& h = m->spec.config.heuristic;
   if (!IsPluginHeuristic(h)) return false;
   SimrdConfirmation simrd;
-  simrd.error = "heuristic " + h + " comes from plugin " + PluginOrigin(h) +
+  const std::string origin = PluginOrigin(h);
+  simrd.error = "heuristic " + h +
+                (origin.empty() ? std::string(" is dtrcheck's own (policies/), not simrd's")
+                                : " comes from plugin " + origin) +
                 ": simrd has no oracle for it; the trace was replayed in dtrcheck";
   m->simrd_status = holds ? kReplayConfirmed : kSimrdNotConfirmed;
   m->simrd = simrd.ToJson();

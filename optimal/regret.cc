@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "analysis/format.h"
+#include "sim/placed_memory.h"
 
 namespace dtrcheck {
 
@@ -128,6 +129,15 @@ Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptio
                "keeps resident (optimal/README.md)";
   else if (!gaps.empty())
     withheld = "an ok run's schedule is not the model's: " + gaps.front();
+  // The model sums bytes. Bytes are a relaxation of an allocator (what is
+  // allocated never exceeds what the device holds), so its optimum still
+  // bounds the runs below; but its schedule is not placed, and a schedule
+  // that fits in bytes may not fit the allocator's blocks: no defect is
+  // proven under an allocator.
+  else if (spec.config.memory.model != MemoryModel::kBytes)
+    withheld = "the run is under --memory " + MemoryModelName(spec.config.memory.model) +
+               ": the optimum's model sums bytes, and its schedule is not placed by the "
+               "allocator (it bounds the runs below, it proves no defect)";
   if (!withheld.empty()) out["withheld"] = withheld;
   out["proven_defect"] =
       failing_end && hi.heuristic.status != Status::kOk && proven_schedule && withheld.empty();

@@ -62,8 +62,9 @@ std::string DescribeOptimum(const Regret& r);
 // An inversion or pinned-frontier oom whose failing budget has a proven
 // schedule is a proven heuristic defect: memory was not the obstacle.
 // The claims are withheld (proven_defect false, "withheld": why) for a
-// runtime outside the model (RuntimeWithinModel) or where an ok run's
-// schedule is not the model's.
+// runtime outside the model (RuntimeWithinModel), where an ok run's
+// schedule is not the model's, or under an allocator memory model (the
+// model sums bytes; its schedule is not placed).
 Json FindingOptimum(const Graph& g, const PropertySpec& spec, const OptimalOptions& options = {});
 
 }  // namespace dtrcheck

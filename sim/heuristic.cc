@@ -384,6 +384,11 @@ std::string ScoreFamily(const std::string& name) {
       }
     return f;
   }
+  // dtrcheck's own ports (policies/) are no plugin's: named apart, so a
+  // bucket says which code the finding is in.
+  if (std::find(OwnHeuristicNames().begin(), OwnHeuristicNames().end(), name) !=
+      OwnHeuristicNames().end())
+    return "own:" + name;
   return IsPluginHeuristic(name) ? "plugin:" + name : "";
 }
 

@@ -4,6 +4,9 @@ per point as it finishes (the comparison of python/tools/bench_policy.py
 --scan, for simrd; bench/RESULTS.md).
 
     nice -n 19 python3 python/tools/time_simrd_scan.py TRACE_FILE 0.25 0.29 0.001 > OUT.jsonl
+    # the same grid as two processes, one per core (concatenate their lines)
+    python3 python/tools/time_simrd_scan.py TRACE_FILE 0.25 0.29 0.001 --shard 0/2 > A.jsonl &
+    python3 python/tools/time_simrd_scan.py TRACE_FILE 0.25 0.29 0.001 --shard 1/2 > B.jsonl
 
 The trace is parsed and the baseline run once (timed apart, the first
 line); each point is simrd's main run alone, through oracle/simrd_oracle.py
@@ -33,8 +36,16 @@ def spread(n: int) -> list[int]:
 
 
 def main() -> int:
-    trace = sys.argv[1]
-    lo, hi, step = (Decimal(a) for a in sys.argv[2:5])
+    args = sys.argv[1:]
+    shard, shards = 0, 1
+    if '--shard' in args:
+        at = args.index('--shard')
+        shard, shards = (int(x) for x in args[at + 1].split('/'))
+        del args[at:at + 2]
+        if not 0 <= shard < shards:
+            sys.exit('time_simrd_scan.py: --shard K/N needs 0 <= K < N')
+    trace = args[0]
+    lo, hi, step = (Decimal(a) for a in args[1:4])
     n = int((hi - lo) / step) + 1
     ratios = [float(lo + i * step) for i in range(n)]
     simrd = so.load_simrd()
@@ -46,7 +57,9 @@ def main() -> int:
         oracle.baseline(so.DEFAULT_BASELINE_RUNTIME)
         print(json.dumps({'parse_and_baseline_cpu_s': round(time.process_time() - t0, 3)}),
               flush=True)
-        for i in spread(n):
+        # Shard K of N takes every Nth point of the spread order, so each
+        # shard still covers the whole grid.
+        for i in spread(n)[shard::shards]:
             c = so.normalize_config({'ratio': ratios[i], 'time': True})
             t0 = time.process_time()
             rec, _ = oracle.run_config(c)

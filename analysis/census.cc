@@ -41,6 +41,29 @@ double CliffWindowForGrid(const std::vector<SweepPoint>& points, double window) 
 
 }  // namespace
 
+const std::vector<double>& CensusRatios() {
+  static const std::vector<double> ratios = {0.3, 0.4, 0.5, 0.7, 0.9};
+  return ratios;
+}
+
+namespace {
+
+// The point run at exactly `ratio` (a sweep's exact decimal, as its record
+// keeps it), or nullptr.
+const SweepPoint* AtRatio(const std::vector<SweepPoint>& points, double ratio) {
+  for (const SweepPoint& p : points)
+    if (p.record.config.ratio && *p.record.config.ratio == ratio) return &p;
+  return nullptr;
+}
+
+std::string AtRatioCell(const SweepPoint* p) {
+  if (!p) return "-";
+  if (p->status() == Status::kOk) return Fixed(p->overhead(), 3);
+  return StatusName(p->status());
+}
+
+}  // namespace
+
 CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,
                         std::vector<SweepPoint> points, int jobs) {
   CensusRow row;
@@ -64,7 +87,14 @@ CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Basel
     const double o = p.overhead();
     sum += o;
     row.worst_overhead = std::max(row.worst_overhead, o);
-    if (!row.smallest_feasible) row.smallest_feasible = Fraction(p);
+    if (!row.smallest_feasible) {
+      row.smallest_feasible = Fraction(p);
+      row.smallest_feasible_bytes = p.budget();
+      if (p.record.memory && p.budget() > 0)
+        row.floor_fragmentation =
+            static_cast<double>(p.record.memory->peak_reserved_minus_allocated) /
+            IntToDouble(p.budget());
+    }
     best = prev ? std::min(best, o) : o;
     const double gap = o - best;
     if (prev) row.hidden_cost += (Fraction(p) - Fraction(points[*prev])) * (gap + prev_gap) / 2;
@@ -72,6 +102,7 @@ CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Basel
     prev_gap = gap;
   }
   if (row.ok) row.mean_overhead = sum / static_cast<double>(row.ok);
+  for (double r : CensusRatios()) row.at_ratios.push_back(AtRatioCell(AtRatio(points, r)));
   ScanSettings settings;  // scan's defaults, diagnosing each inversion's failed end
   settings.jobs = jobs;
   settings.cliff_fraction = CliffWindowForGrid(points, settings.cliff_fraction);
@@ -195,13 +226,19 @@ std::vector<std::string> Cells(const CensusRow& r, bool allocator) {
                                     std::to_string(r.rises),
                                     std::to_string(r.pinned_frontier),
                                     r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
+                                    r.smallest_feasible_bytes
+                                        ? IntToString(*r.smallest_feasible_bytes)
+                                        : "-",
                                     r.ok ? Fixed(r.mean_overhead, 3) : "-",
                                     r.ok ? Fixed(r.worst_overhead, 3) : "-",
                                     Fixed(r.hidden_cost, 4)};
+  for (size_t i = 0; i < CensusRatios().size(); ++i)
+    cells.push_back(i < r.at_ratios.size() ? r.at_ratios[i] : "-");
   if (allocator) {
     for (size_t n : {r.fragmentation_ooms, r.allocator_inversions, r.allocator_cliffs,
                      r.reserved_peak_inversions})
       cells.push_back(r.allocator ? std::to_string(n) : "-");
+    cells.push_back(r.floor_fragmentation ? Fixed(*r.floor_fragmentation, 4) : "-");
   }
   return cells;
 }
@@ -218,11 +255,13 @@ const std::vector<std::string> kColumns = {"policy",
                                            "overhead_rises",
                                            "pinned_frontier_ooms",
                                            "smallest_feasible",
+                                           "smallest_feasible_bytes",
                                            "mean_overhead",
                                            "worst_overhead",
                                            "hidden_cost"};
-const std::vector<std::string> kAllocatorColumns = {"fragmentation_ooms", "allocator_inversions",
-                                                    "allocator_cliffs", "reserved_peak_inversions"};
+const std::vector<std::string> kAllocatorColumns = {
+    "fragmentation_ooms", "allocator_inversions", "allocator_cliffs", "reserved_peak_inversions",
+    "floor_fragmentation"};
 
 bool AnyAllocator(const std::vector<CensusRow>& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const CensusRow& r) { return r.allocator; });
@@ -230,6 +269,7 @@ bool AnyAllocator(const std::vector<CensusRow>& rows) {
 
 std::vector<std::string> Columns(bool allocator) {
   std::vector<std::string> c = kColumns;
+  for (double r : CensusRatios()) c.push_back("overhead_at_" + ShortestDouble(r));
   if (allocator) c.insert(c.end(), kAllocatorColumns.begin(), kAllocatorColumns.end());
   return c;
 }

@@ -26,6 +26,13 @@ struct CensusRow {
   size_t points = 0, ok = 0, oom = 0, thrashed = 0;
   size_t inversions = 0, cliffs = 0, rises = 0, pinned_frontier = 0;
   std::optional<double> smallest_feasible;       // the smallest ok budget, as a fraction of peak
+  std::optional<Int> smallest_feasible_bytes;    // the same budget in bytes (device capacity)
+  // At each of CensusRatios(), in order: the overhead ("1.234") where the
+  // records have an ok run at exactly that ratio, its status ("oom",
+  // "thrashed") where the run failed, "-" where the grid lacks the ratio.
+  // Fixed ratios compare policies at the same memory, which the
+  // per-policy means (over different ok points) do not.
+  std::vector<std::string> at_ratios;
   double mean_overhead = 0, worst_overhead = 0;  // over ok points (0 if none)
   // The area, over budget as a fraction of peak, between the raw overhead
   // curve of the ok points and its running best (the minimum over the same
@@ -39,7 +46,15 @@ struct CensusRow {
   bool allocator = false;
   size_t fragmentation_ooms = 0, allocator_inversions = 0, allocator_cliffs = 0;
   size_t reserved_peak_inversions = 0;
+  // At the smallest ok budget, under an allocator: the most bytes the
+  // allocator held reserved but not allocated at one time, as a fraction
+  // of that budget (the device capacity): the room fragmentation cost where
+  // memory is scarcest.
+  std::optional<double> floor_fragmentation;
 };
+
+// The ratios of CensusRow::at_ratios: 0.3, 0.4, 0.5, 0.7, 0.9.
+const std::vector<double>& CensusRatios();
 
 // One policy on one trace: `points` ascending by budget, runs of `config`.
 CensusRow CensusOfSweep(const Graph& graph, const RunConfig& config, const Baseline& baseline,

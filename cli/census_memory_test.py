@@ -11,6 +11,11 @@ records carry the model and the allocator-only pathology columns.
 - The published U-Net scan (corpus/scan-report-memory/unet): the census of
   its records counts the allocator-only findings its scan.json lists, and its
   smallest feasible ratio is the scan's floor under the allocator.
+- The columns that compare policies at the same memory, each recomputed
+  here from the records: the smallest ok budget in bytes, the overhead (or
+  the failure) at the fixed ratios 0.3, 0.4, 0.5, 0.7, 0.9, and under an
+  allocator the floor's fragmentation (the record's most bytes reserved but
+  not allocated, over that budget).
 - `--memory` asks that the records be runs under that model; records of
   another model, an unknown model or an option of another model are one line
   on stderr, exit code 2."""
@@ -51,6 +56,11 @@ def census_rows(args: List[str]) -> List[Dict[str, str]]:
             return []
         with open(out) as f:
             return list(csv.DictReader(io.StringIO(f.read())))
+
+
+def overhead(record: Dict) -> float:
+    """A record's overhead, as RunRecord::Overhead computes it."""
+    return (record['model_compute'] + record['remat_compute']) / record['baseline_compute']
 
 
 def refused(args: List[str], message: str) -> None:
@@ -135,6 +145,23 @@ if dt(['trace-path', 'unet']).returncode == 0:
           f"unet: the scan's allocator-only findings {expected}: {row}")
     check(expected['fragmentation_ooms'] == '3' and expected['allocator_inversions'] == '2',
           f'unet: the published 3 fragmentation OOMs and 2 allocator-inversions: {expected}')
+    # The fixed-ratio and floor columns, from the records.
+    with open(os.path.join(report, 'points.jsonl')) as f:
+        points = sorted((json.loads(line) for line in f if line.strip()),
+                        key=lambda r: r['budget'])
+    ok = [r for r in points if r['status'] == 'ok']
+    check(bool(ok) and row.get('smallest_feasible_bytes') == str(ok[0]['budget']),
+          f'unet: smallest feasible bytes {row.get("smallest_feasible_bytes")}')
+    if ok:
+        frag = ok[0]['memory']['peak_reserved_minus_allocated'] / ok[0]['budget']
+        check(row.get('floor_fragmentation') == f'{frag:.4f}',
+              f'unet: floor fragmentation {row.get("floor_fragmentation")} != {frag:.4f}')
+    for ratio in ['0.3', '0.4', '0.5', '0.7', '0.9']:
+        at = [r for r in points if r.get('ratio') == float(ratio)]
+        want = '-' if not at else (f'{overhead(at[0]):.3f}' if at[0]['status'] == 'ok'
+                                   else at[0]['status'])
+        check(row.get(f'overhead_at_{ratio}') == want,
+              f'unet: overhead at {ratio}: {row.get(f"overhead_at_{ratio}")} != {want}')
     floor = scan['memory']['floor_budget'] / scan['baseline_peak']
     check(row.get('smallest_feasible') == f'{floor:.3f}',
           f'unet: smallest feasible {row.get("smallest_feasible")} != scan floor {floor:.3f}')

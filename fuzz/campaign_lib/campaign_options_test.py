@@ -13,7 +13,6 @@ environment that names another.
 import argparse
 import json
 import os
-import stat
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from typing import List
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, 'fuzz'))
 from campaign_lib import cli, layout  # noqa: E402
+from campaign_lib.campaign_status_test import stand_in_fuzz_build  # noqa: E402
 
 FAILED: List[str] = []
 CAMPAIGN = os.path.join(ROOT, 'fuzz', 'campaign')
@@ -123,12 +123,8 @@ def check_memory(dtrcheck: str) -> None:
           f'campaign run --memory heap: exit 2 ({out.stderr.splitlines()[-1]!r})')
 
     with tempfile.TemporaryDirectory() as d:
-        fuzz_build = os.path.join(d, 'build-fuzz')
-        os.makedirs(os.path.join(fuzz_build, 'bin'))
+        fuzz_build = stand_in_fuzz_build(d, FAKE_FUZZER)
         fake = os.path.join(fuzz_build, 'bin', 'pathology_fuzzer')
-        with open(fake, 'w') as f:
-            f.write(FAKE_FUZZER)
-        os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
         findings = os.path.join(d, 'findings')
         common = ['--dtrcheck', dtrcheck, '--findings', findings,
                   '--archive', os.path.join(d, 'archive'), '--optimal', '0', '--no-oracle']

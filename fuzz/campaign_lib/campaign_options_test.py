@@ -11,6 +11,7 @@ environment that names another.
     python3 fuzz/campaign_lib/campaign_options_test.py --dtrcheck build/bin/dtrcheck
 """
 import argparse
+import base64
 import json
 import os
 import subprocess
@@ -156,6 +157,27 @@ def check_memory(dtrcheck: str) -> None:
         out = campaign(['triage', '--heuristics', 'Coop,DTE,MegEngineDTR'] + common,
                        memory_env='arena')
         check(out.returncode == 0, 'triage with DTRCHECK_FUZZ_MEMORY=arena continues it')
+
+        # Triage under the model: a pathology_fuzzer input that decodes, under
+        # arena and these heuristics, to a Coop inversion on RuntimeV2Optimized
+        # (ratio 0.904 ok, 0.909 oom; 42 operators) is reduced and archived
+        # with the model in its manifest and bucket.
+        cid = '5ca00e1a5aaafe99'
+        with open(os.path.join(findings, 'claims', cid), 'wb') as f:
+            f.write(base64.b64decode('j/mJpXuJzqfmCDvgNpJl54KmpM0='))
+        out = campaign(['triage', '--memory', 'arena', '--heuristics', 'Coop,DTE,MegEngineDTR',
+                        '--reduce-timeout', '120'] + common)
+        manifest = os.path.join(d, 'archive', 'inversion', cid, 'manifest.json')
+        m = {}
+        if os.path.exists(manifest):
+            with open(manifest) as f:
+                m = json.load(f)
+        check(out.returncode == 0 and m.get('config', {}).get('heuristic') == 'Coop'
+              and m.get('config', {}).get('memory') == 'arena'
+              and m['operators']['after'] < m['operators']['before'],
+              f"triage under arena archives the Coop inversion: {m.get('config')}")
+        check('inversion|ok>oom|model|own:Coop|memory arena' in out.stdout,
+              'its bucket names the memory model')
 
         # A findings directory from before --memory: its pairs.json has no
         # "memory", and was fuzzed in bytes.

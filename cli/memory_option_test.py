@@ -3,7 +3,9 @@
 figures; an allocator model adds them; a trace whose bytes fit evicts under
 the arena (a hole too small) and runs out of memory under the caching
 allocator (a 2 MiB segment past a 4 KiB device); bad options are one line on
-stderr naming the option, exit code 2."""
+stderr naming the option, exit code 2. The help of --heuristic (run, reduce)
+and --heuristics (sweep) lists dtrcheck's own heuristics, as needing
+--memory cuda-caching or arena."""
 import json
 import os
 import subprocess
@@ -66,5 +68,14 @@ with tempfile.TemporaryDirectory() as d:
         p = run(base + args)
         check(p.returncode == 2 and p.stdout == '' and message in p.stderr
               and len(p.stderr.strip().splitlines()) == 1, f'{args}: {p.returncode} {p.stderr}')
-print(f'{6 + len(bad) - failed} passed, {failed} failed')
+OWN = ("dtrcheck's own that read addresses (only with --memory cuda-caching or arena): "
+       'DTE Coop MegEngineDTR MegEngineDTRSqrt;')
+for command in ('run', 'reduce', 'sweep'):
+    p = subprocess.run([dtrcheck, command, '--help'], capture_output=True, text=True, timeout=60)
+    # CLI11 wraps nothing: each option's help is one line (sweep has both).
+    lines = [ln for ln in p.stdout.splitlines() if ln.lstrip().startswith('--heuristic')]
+    check(len(lines) == (2 if command == 'sweep' else 1) and all(
+        OWN in ln and "simrd's: DTR DTREqClass" in ln and ' AbRandom;' in ln for ln in lines),
+        f'{command} --help lists the own heuristics: {lines!r}')
+print(f'{9 + len(bad) - failed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -278,7 +278,7 @@ CLI::App* RegisterReduce(CLI::App& app, ReduceCommandOptions* args) {
       ->check(CLI::IsMember({"same", "oom", "thrashed", "any"}));
   cmd->add_option("--runtime", args->sim.config.runtime, "simrd runtime class")
       ->capture_default_str();
-  cmd->add_option("--heuristic", args->sim.config.heuristic, "simrd heuristic class")
+  cmd->add_option("--heuristic", args->sim.config.heuristic, "heuristic, " + HeuristicNamesHelp())
       ->capture_default_str();
   cmd->add_option("--baseline-runtime", args->sim.config.baseline_runtime,
                   "runtime of the unbounded baseline run")

@@ -5,20 +5,33 @@
 
 #include "cli/number_option.h"
 #include "cli/trace_argument.h"
+#include "plugins/plugin_heuristic.h"
+#include "sim/accepted_pairs.h"
 #include "sim/heuristic.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
 
+std::string HeuristicNamesHelp() {
+  RegisterAddressPolicies();
+  std::string simrd, own, addresses;
+  for (const auto& n : HeuristicNames()) simrd += " " + n;
+  for (const auto& n : OwnHeuristicNames()) (ReadsAddresses(n) ? addresses : own) += " " + n;
+  std::string out = "simrd's:" + simrd;
+  if (!own.empty()) out += "; dtrcheck's own:" + own;
+  if (!addresses.empty())
+    out += "; dtrcheck's own that read addresses (only with --memory cuda-caching or arena):" +
+           addresses;
+  return out + "; or a name a --plugin registers";
+}
+
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, bool budget_optional) {
   cmd->add_option("TRACE", o->trace, TraceArgumentHelp())->required()->transform(TraceArgument());
-  std::string runtimes, heuristics;
+  std::string runtimes;
   for (const auto& n : RuntimeNames()) runtimes += " " + n;
-  for (const auto& n : HeuristicNames()) heuristics += " " + n;
   cmd->add_option("--runtime", o->config.runtime, "simrd runtime class:" + runtimes)
       ->capture_default_str();
-  cmd->add_option("--heuristic", o->config.heuristic,
-                  "simrd heuristic class (or a name a --plugin registers):" + heuristics)
+  cmd->add_option("--heuristic", o->config.heuristic, "heuristic, " + HeuristicNamesHelp())
       ->capture_default_str();
   auto* budget = cmd->add_option("--budget", o->budget_text, "memory budget in bytes")
                      ->check(IntegerText(/*non_negative=*/true));

@@ -27,6 +27,13 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* opts, bool budget_op
 // Validates the textual options into opts->config. Throws CLI::ValidationError.
 void FinishSimulationOptions(SimulationOptions* opts);
 
+// The heuristics a --heuristic or --heuristics option takes, for its help:
+// simrd's, then dtrcheck's own (policies/; those that read addresses marked
+// as needing --memory cuda-caching or arena), then a plugin's. The one place
+// that lists them; it registers the own ones (as LoadPlugins does, once),
+// since help is built before any is loaded.
+std::string HeuristicNamesHelp();
+
 }  // namespace dtrcheck
 
 #endif  // DTRCHECK_CLI_SIMULATION_OPTIONS_H_

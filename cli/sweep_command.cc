@@ -271,7 +271,8 @@ CLI::App* RegisterSweep(CLI::App& app, SweepCommandOptions* o) {
       ->check(NonEmptyNumber());
   cmd->add_option("--heuristics", o->heuristics,
                   "comma-separated heuristics to sweep one after the other (an ablation), instead "
-                  "of --heuristic");
+                  "of --heuristic; " +
+                      HeuristicNamesHelp());
   cmd->add_flag("--stats", o->stats, "include per-storage statistics in jsonl records");
   cmd->add_option("--merge", o->merge,
                   "merge jsonl sweep files (e.g. shards) into one, in sweep order; no TRACE")

@@ -36,7 +36,9 @@ void InvariantObserver::OnEvict(Int clock, TensorId root_id) {
 }
 
 void InvariantObserver::OnOom(const Runtime& rt, TensorId tensor, Int request) {
-  if (rt.pool().size() != 0)
+  if (rt.pool().size() != 0 && may_decline_)
+    ++declined_;
+  else if (rt.pool().size() != 0)
     Violation("out of memory computing tensor " + std::to_string(tensor) + " with " +
               std::to_string(rt.pool().size()) + " evictable storages");
   // Under an allocator model an out-of-memory where the bytes fit is the

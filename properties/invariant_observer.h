@@ -21,8 +21,12 @@ namespace dtrcheck {
 
 class InvariantObserver : public RuntimeObserver {
  public:
-  // `budget`: nullopt for an unbounded run.
-  explicit InvariantObserver(std::optional<Int> budget) : budget_(budget) {}
+  // `budget`: nullopt for an unbounded run. `may_decline`: the heuristic is
+  // not simrd's and may choose no victim (Runtime::ChooseVictims: MegEngine's
+  // find_best_tensor returning null, Coop finding no window, DTE no piece),
+  // which fails the allocation with storages still evictable.
+  explicit InvariantObserver(std::optional<Int> budget, bool may_decline = false)
+      : budget_(budget), may_decline_(may_decline) {}
 
   void OnStart(const Runtime& rt) override { rt_ = &rt; }
   void OnCommand(size_t index) override;
@@ -34,15 +38,19 @@ class InvariantObserver : public RuntimeObserver {
   // Empty when every invariant held; otherwise the first few violations.
   const std::vector<std::string>& violations() const { return violations_; }
   int64_t evictions() const { return evictions_; }
+  // Out-of-memory with storages evictable, the heuristic having declined
+  // (only counted when it may).
+  int64_t declined() const { return declined_; }
 
  private:
   void CheckMemory(const char* where);
   void Violation(std::string what);
 
   std::optional<Int> budget_;
+  bool may_decline_ = false;
   const Runtime* rt_ = nullptr;
   std::vector<std::string> violations_;
-  int64_t evictions_ = 0;
+  int64_t evictions_ = 0, declined_ = 0;
 };
 
 }  // namespace dtrcheck

@@ -3,6 +3,7 @@
 #include "analysis/allocator_pathology.h"
 #include "analysis/pathology.h"
 #include "analysis/sweep.h"
+#include "sim/accepted_pairs.h"
 #include "sim/runtime.h"
 
 namespace dtrcheck {
@@ -33,7 +34,11 @@ std::optional<PropertySpec> FindPathology(const Graph& graph, const PathologySea
       findings = FindOverheadRises(points, search.factor);
       break;
     case TraceProperty::kFragmentationOom: {
-      if (search.config.memory.model == MemoryModel::kBytes) return std::nullopt;
+      // An allocator's OOM where the bytes fit: needs the bytes run, which a
+      // heuristic that reads addresses does not have (bytes refuses it).
+      if (search.config.memory.model == MemoryModel::kBytes ||
+          ReadsAddresses(search.config.heuristic))
+        return std::nullopt;
       RunConfig bytes = search.config;
       bytes.memory = MemoryOptions{};
       findings = FindFragmentationOoms(

@@ -10,6 +10,7 @@
 // under the allocator, and the constant cannot be evicted.
 #include <gtest/gtest.h>
 
+#include "plugins/plugin_heuristic.h"
 #include "properties/pathology_search.h"
 #include "sim/parse.h"
 
@@ -72,6 +73,18 @@ TEST(PathologySearchMemory, NoFragmentationWhereTheBytesFailToo) {
 TEST(PathologySearchMemory, BytesHaveNoFragmentationOom) {
   PathologySearch s = FragmentationSearch({0.53});
   s.config.memory = MemoryOptions{};
+  EXPECT_FALSE(FindPathology(ArchivedTrace(), s).has_value());
+}
+
+TEST(PathologySearchMemory, AnAddressReadingHeuristicHasNoFragmentationOom) {
+  // Coop (policies/) reads addresses: bytes refuses it, so there is no bytes
+  // run to compare with and no fragmentation-oom, where DTR has one (above).
+  RegisterAddressPolicies();
+  PathologySearch s = FragmentationSearch({0.53, 0.60, 0.69});
+  s.config.heuristic = "Coop";
+  s.config.memory.model = MemoryModel::kArena;
+  EXPECT_FALSE(FindPathology(ArchivedTrace(), s).has_value());
+  s.config.memory.model = MemoryModel::kCudaCaching;
   EXPECT_FALSE(FindPathology(ArchivedTrace(), s).has_value());
 }
 

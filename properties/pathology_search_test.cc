@@ -14,6 +14,7 @@
 #include "analysis/simrd_confirm.h"
 #include "analysis/sweep.h"
 #include "io/trace_writer.h"
+#include "plugins/plugin_heuristic.h"
 #include "properties/pathology_search.h"
 #include "properties/trace_gen.h"
 #include "sim/parse.h"
@@ -141,6 +142,45 @@ TEST(PathologySearch, FindsAndShrinksARegimeCliff) {
 
 TEST(PathologySearch, FindsAndShrinksAPinnedFrontierOom) {
   ExpectFoundShrunkAndConfirmed(TraceProperty::kPinnedOom, 4);
+}
+
+// dtrcheck's own heuristics (policies/) read addresses, so the search runs
+// them under an allocator model; simrd has no oracle for them: the shrunk
+// witness is re-checked in dtrcheck, as `archive add` confirms a plugin's.
+void ExpectOwnFoundAndShrunk(const std::string& heuristic, MemoryModel model,
+                             TraceProperty property, uint64_t seed) {
+  RegisterAddressPolicies();  // as the command line registers them
+  PathologySearch search = Search(property);
+  search.config.heuristic = heuristic;
+  search.config.memory.model = model;
+  SearchOutcome o = SearchAndShrink(search, seed, 100, 2000);
+  ASSERT_TRUE(o.falsified);
+  std::cout << heuristic << " under " << MemoryModelName(model) << ", "
+            << TracePropertyName(property) << ": first counterexample " << o.first.NumOperators()
+            << " operators, shrunk to " << o.shrunk.NumOperators() << " operators ("
+            << o.shrunk.instrs.size() << " instructions) after " << o.evaluations << " searches\n";
+  EXPECT_EQ(o.witness.config.heuristic, heuristic);
+  EXPECT_EQ(o.witness.config.memory.model, model);
+  EXPECT_LT(o.shrunk.NumOperators(), o.first.NumOperators());
+  PropertyCheck check = CheckTraceProperty(ParseTrace(TraceLogText(o.shrunk), "shrunk"), o.witness);
+  EXPECT_TRUE(check.holds) << check.summary;
+  std::cout << "  witness: " << check.summary << "\n";
+}
+
+TEST(PathologySearch, FindsAndShrinksACoopCliffUnderTheArena) {
+  ExpectOwnFoundAndShrunk("Coop", MemoryModel::kArena, TraceProperty::kCliff, 5);
+}
+
+TEST(PathologySearch, FindsAndShrinksADteCliffUnderCudaCaching) {
+  ExpectOwnFoundAndShrunk("DTE", MemoryModel::kCudaCaching, TraceProperty::kCliff, 6);
+}
+
+TEST(PathologySearch, FindsAndShrinksACoopInversionUnderCudaCaching) {
+  ExpectOwnFoundAndShrunk("Coop", MemoryModel::kCudaCaching, TraceProperty::kInversion, 7);
+}
+
+TEST(PathologySearch, FindsAndShrinksADteOverheadRiseUnderTheArena) {
+  ExpectOwnFoundAndShrunk("DTE", MemoryModel::kArena, TraceProperty::kOverheadRise, 8);
 }
 
 }  // namespace

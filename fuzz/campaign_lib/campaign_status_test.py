@@ -48,6 +48,18 @@ with open('fuzz-0.log', 'w') as log:
 failures: List[str] = []
 
 
+def stand_in_fuzz_build(d: str, script: str) -> str:
+    """A fuzz build under `d` whose pathology_fuzzer is `script`; returns its
+    directory (for --fuzz-build)."""
+    fuzz_build = os.path.join(d, 'build-fuzz')
+    os.makedirs(os.path.join(fuzz_build, 'bin'))
+    fake = os.path.join(fuzz_build, 'bin', 'pathology_fuzzer')
+    with open(fake, 'w') as f:
+        f.write(script)
+    os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+    return fuzz_build
+
+
 def check(ok: bool, what: str) -> None:
     print(('ok   ' if ok else 'FAIL ') + what)
     if not ok:
@@ -64,12 +76,7 @@ def main() -> int:
     check(status.triage_reserve(60, 90, 180) == 60, 'reserve: never more than --time')
 
     with tempfile.TemporaryDirectory() as d:
-        fuzz_build = os.path.join(d, 'build-fuzz')
-        os.makedirs(os.path.join(fuzz_build, 'bin'))
-        fake = os.path.join(fuzz_build, 'bin', 'pathology_fuzzer')
-        with open(fake, 'w') as f:
-            f.write(FAKE_FUZZER)
-        os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+        fuzz_build = stand_in_fuzz_build(d, FAKE_FUZZER)
         archive = os.path.join(d, 'archive')
         os.makedirs(archive)
         findings = os.path.join(d, 'findings')

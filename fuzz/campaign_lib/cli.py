@@ -22,6 +22,10 @@ from .triage import Interrupted, Triage
 # a few seconds of delta debugging archive an almost unreduced trace.
 MIN_REDUCE_SECONDS = 30
 
+# dtrcheck's --memory models (sim/placed_memory.h, MemoryModelNames), which
+# the fuzzers read from DTRCHECK_FUZZ_MEMORY ("" or unset: bytes).
+MEMORY_MODELS = ('bytes', 'cuda-caching', 'arena')
+
 
 class RenamedOption(argparse.Action):
     """An option renamed as dtrcheck's (cli/renamed_option.h): the old name
@@ -53,6 +57,10 @@ def add_triage_options(p: argparse.ArgumentParser) -> None:
                         '(simrd has no oracle for them)')
     p.add_argument('--heuristics', default=None, metavar='NAME,NAME',
                    help='fuzz only these heuristics (built-in or from --plugin)')
+    p.add_argument('--memory', default=None, choices=MEMORY_MODELS, metavar='MODEL',
+                   help='the allocator model of every sweep (DTRCHECK_FUZZ_MEMORY): bytes '
+                        '(default), cuda-caching or arena; the address-aware heuristics (DTE, '
+                        'Coop, MegEngineDTR, MegEngineDTRSqrt) need one of the last two')
     p.add_argument('--dtrcheck', default=os.path.join(ROOT, 'build', 'bin', 'dtrcheck'))
     p.add_argument('--fuzz-build', default=os.path.join(ROOT, 'build-fuzz'),
                    help='the clang build with DTRCHECK_FUZZ=ON (binaries in bin/)')
@@ -142,22 +150,46 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if getattr(args, 'archive', '') is None:
         args.archive = os.path.join(args.findings, 'archive') if plugins \
             else os.path.join(ROOT, 'corpus')
+    if hasattr(args, 'memory'):
+        args.memory = memory_model(args.memory, os.environ.get('DTRCHECK_FUZZ_MEMORY'))
     return args
+
+
+def memory_model(option: Optional[str], inherited: Optional[str]) -> str:
+    """The campaign's memory model: --memory, else DTRCHECK_FUZZ_MEMORY
+    from the environment (as before the option), else bytes. Both, naming
+    different models, is an error: which one the fuzzers would read is not
+    what the record would say."""
+    inherited = inherited or None  # empty is unset, as dtrcheck reads it
+    refusal = None
+    if inherited is not None and inherited not in MEMORY_MODELS:
+        refusal = (f'DTRCHECK_FUZZ_MEMORY={inherited} in the environment: not a memory model '
+                   f"({', '.join(MEMORY_MODELS)})")
+    elif option is not None and inherited is not None and option != inherited:
+        refusal = (f'--memory {option} but DTRCHECK_FUZZ_MEMORY={inherited} in the environment: '
+                   'unset it or pass the same model')
+    if refusal:  # bad input: one line, exit 2 (as argparse's own errors)
+        print('campaign: ' + refusal, file=sys.stderr)
+        sys.exit(2)
+    return option or inherited or 'bytes'
 
 
 def check_plugins(args: argparse.Namespace, findings: Findings) -> None:
     """A fuzzer input decodes to another runtime/heuristic pair under other
-    plugins or another --heuristics (fuzz/lib/fuzz_case.h): one findings
-    directory is fuzzed and triaged with one such choice, recorded in
-    pairs.json."""
+    plugins or another --heuristics (fuzz/lib/fuzz_case.h), and to other
+    runs under another --memory: one findings directory is fuzzed and
+    triaged with one such choice, recorded in pairs.json (one written
+    before --memory has no "memory": bytes)."""
     path = os.path.join(findings.root, 'pairs.json')
-    mine = {'plugins': sorted(args.plugin), 'heuristics': args.heuristics}
+    mine = {'plugins': sorted(args.plugin), 'heuristics': args.heuristics,
+            'memory': args.memory}
     if os.path.exists(path):
         with open(path) as f:
             theirs = json.load(f)
-        if theirs != mine:
+        if dict({'memory': 'bytes'}, **theirs) != mine:
             sys.exit(f'campaign: {findings.root} was fuzzed with {json.dumps(theirs)}, '
-                     f'not {json.dumps(mine)} (--plugin, --heuristics): use another --findings')
+                     f'not {json.dumps(mine)} (--plugin, --heuristics, --memory): use another '
+                     '--findings')
         return
     with open(path + '.tmp', 'w') as f:
         json.dump(mine, f)
@@ -180,6 +212,7 @@ def environment(args: argparse.Namespace, findings: Findings) -> dict[str, str]:
         env['DTRCHECK_PLUGINS'] = ':'.join(args.plugin)
     if args.heuristics:
         env['DTRCHECK_FUZZ_HEURISTICS'] = args.heuristics
+    env['DTRCHECK_FUZZ_MEMORY'] = args.memory
     return env
 
 
@@ -234,6 +267,7 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
               'cliff_factor': args.cliff_factor, 'cliff_gap': args.cliff_delta,
               'reduce_timeout': args.reduce_timeout, 'oracle': not args.no_oracle,
               'targets': targets, 'plugins': args.plugin, 'heuristics': args.heuristics,
+              'memory': args.memory,
               'optimal_seconds': args.optimal, 'version': dtrcheck_version(args.dtrcheck)}
     append_jsonl(findings.campaigns, record)  # time to find counts from here
     claims_before = set(os.listdir(findings.claims))

@@ -235,6 +235,9 @@ def build(campaign: Result, findings: Findings, archive_manifests: dict[str, Res
           f"- host: {campaign.get('host')}, {campaign.get('jobs')} jobs, {elapsed:.0f} s"
           + (' (interrupted)' if interrupted else ''),
           f"- command: `{campaign.get('command')}`",
+          f"- memory model {campaign.get('memory', 'bytes')}; heuristics "
+          f"{campaign.get('heuristics') or 'all'}; plugins "
+          f"{', '.join(campaign.get('plugins') or []) or 'none'}",
           f"- cliff factor {campaign.get('cliff_factor')}, "
           f"gap {campaign.get('cliff_gap')} of peak; "
           f"reduce limit {campaign.get('reduce_timeout')} s per finding; "

@@ -26,38 +26,30 @@
 #include <random>
 #include <vector>
 
+#include "cpu_seconds.h"
 #include "policies/address_policies.h"
 #include "policies/fake_view.h"
 #include "policies/oneflow_cost.h"
 
 namespace {
 
-using dtrcheck::api::Heuristic;
-using dtrcheck::api::Int;
-using dtrcheck::api::Stamp;
-using dtrcheck::api::StorageHandle;
+namespace api = dtrcheck::api;
 using dtrcheck::policies::FakeStorage;
 using dtrcheck::policies::FakeView;
-
-double CpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 // FakeView with the storages the policies read in a vector (handles 0..n-1).
 class DenseView : public FakeView {
  public:
   std::vector<FakeStorage> dense;
-  Int Size(StorageHandle s) const override { return dense[s].size; }
-  Int Compute(StorageHandle s) const override { return dense[s].compute; }
-  Int RegionCompute(StorageHandle s) const override { return dense[s].region; }
-  Stamp LastAccess(StorageHandle s) const override {
+  api::Int Size(api::StorageHandle s) const override { return dense[s].size; }
+  api::Int Compute(api::StorageHandle s) const override { return dense[s].compute; }
+  api::Int RegionCompute(api::StorageHandle s) const override { return dense[s].region; }
+  api::Stamp LastAccess(api::StorageHandle s) const override {
     return {dense[s].never_accessed, dense[s].last_access};
   }
-  bool Locked(StorageHandle s) const override { return dense[s].locked; }
-  bool Pinned(StorageHandle s) const override { return dense[s].pinned; }
-  bool Material(StorageHandle s) const override { return dense[s].material; }
+  bool Locked(api::StorageHandle s) const override { return dense[s].locked; }
+  bool Pinned(api::StorageHandle s) const override { return dense[s].pinned; }
+  bool Material(api::StorageHandle s) const override { return dense[s].material; }
 };
 
 // N pieces in address order (as above); `segment_pieces` 0: one segment.
@@ -65,19 +57,19 @@ void Build(FakeView& v, std::vector<FakeStorage>* dense, size_t n, size_t segmen
   std::mt19937_64 rng(1);
   v.clock = 1'000'000'000;
   v.request = {4 << 20, true};
-  StorageHandle next = 0;
+  api::StorageHandle next = 0;
   uint64_t address = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint64_t size = 512 + rng() % (1 << 20);
     const uint64_t segment = segment_pieces ? i / segment_pieces : 0;
     if (i % 8 == 7) {
-      v.pieces.push_back({address, size, segment, false, dtrcheck::api::kNoStorage});
+      v.pieces.push_back({address, size, segment, false, api::kNoStorage});
     } else {
       FakeStorage s;
       s.size = size;
       s.compute = 1 + rng() % 1'000'000;
       s.region = rng() % 4 == 0 ? rng() % 1'000'000 : 0;
-      s.last_access = static_cast<Int>(rng() % 1'000'000'000);
+      s.last_access = static_cast<api::Int>(rng() % 1'000'000'000);
       s.locked = next % 97 == 96;
       if (dense)
         dense->push_back(s);
@@ -122,16 +114,16 @@ int main(int argc, char** argv) {
       Build(dense, &dense.dense, n, segment_pieces);
       FakeView mapped;
       Build(mapped, nullptr, n, segment_pieces);
-      const std::vector<dtrcheck::api::Piece> pieces = dense.Pieces();
+      const std::vector<api::Piece> pieces = dense.Pieces();
       for (const bool coop : {true, false}) {
-        std::unique_ptr<Heuristic> h =
+        std::unique_ptr<api::Heuristic> h =
             coop ? dtrcheck::policies::MakeOneFlowCoop() : dtrcheck::policies::MakeOneFlowDte();
         size_t sink = 0;
         const double whole = PerCall(n, &sink, [&] { return h->ChooseVictims(dense).size(); });
         const double copy = PerCall(n, &sink, [&] { return dense.Pieces().size(); });
         const double search = PerCall(n, &sink, [&]() -> size_t {
           if (coop) return dtrcheck::policies::CoopWindow(pieces, dense).size();
-          return dtrcheck::policies::DteVictim(pieces, dense) != dtrcheck::api::kNoStorage;
+          return dtrcheck::policies::DteVictim(pieces, dense) != api::kNoStorage;
         });
         const double map = PerCall(n, &sink, [&] { return h->ChooseVictims(mapped).size(); });
         const double per = 1e9 / static_cast<double>(n);

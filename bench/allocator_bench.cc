@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu_seconds.h"
 #include "memory/arena_allocator.h"
 #include "memory/cuda_caching_allocator.h"
 #include "memory/reference_allocator.h"
@@ -34,12 +35,6 @@ using dtrcheck::memory::ReferenceArena;
 using dtrcheck::memory::ReferenceCudaCaching;
 
 constexpr uint64_t kMiB = 1 << 20;
-
-double CpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 uint64_t Size(std::mt19937_64& rng) {
   return rng() % 4 != 0 ? 512 + rng() % kMiB : kMiB + 1 + rng() % (9 * kMiB);

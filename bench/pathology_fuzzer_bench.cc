@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu_seconds.h"
 #include "fuzz/lib/fuzz_case.h"
 #include "fuzz/lib/fuzz_check.h"
 #include "sim/python/py_arith.h"
@@ -34,12 +35,6 @@
 namespace {
 
 using namespace dtrcheck;
-
-double CpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 uint64_t SplitMix64(uint64_t* state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "analysis/census.h"
+#include "analysis/records_model.h"
 #include "cli/commands.h"
 #include "cli/grid_options.h"
 #include "cli/memory_option.h"
@@ -52,25 +53,6 @@ void WriteText(const std::string& path, const std::string& text) {
   out.Commit();
 }
 
-// The census reads runs, it does not make them: a model asked for must be the
-// records' own, as `scan --records` and `sweep --resume` refuse records of
-// another model.
-void RefuseOtherModel(const std::string& input, const std::vector<RunRecord>& records,
-                      const std::optional<MemoryOptions>& wanted) {
-  if (!wanted) return;
-  for (const RunRecord& r : records) {
-    if (r.config.memory == *wanted) continue;
-    auto name = [](const MemoryOptions& m) {
-      return MemoryModelName(m.model) +
-             (m.max_split_size_mb ? " --max-split-size-mb " + std::to_string(*m.max_split_size_mb)
-                                  : "");
-    };
-    throw std::invalid_argument("census input \"" + input + "\": the records are runs under " +
-                                "--memory " + name(r.config.memory) + ", not --memory " +
-                                name(*wanted));
-  }
-}
-
 int RunCensus(const CensusOptions& o) {
   // Validated even when --memory is not given: an option of another model
   // (--max-split-size-mb without cuda-caching) is refused.
@@ -93,7 +75,7 @@ int RunCensus(const CensusOptions& o) {
     }
     const std::vector<RunRecord> records = MergeSweepRecords(files);
     if (records.empty()) throw std::invalid_argument("census input \"" + input + "\": no records");
-    RefuseOtherModel(input, records, wanted);
+    if (wanted) RefuseRecordsOfOtherModel(input, records, *wanted);
     const Graph graph = ParseTraceFile(trace);
     if (std::find(traces.begin(), traces.end(), trace) == traces.end()) traces.push_back(trace);
     const std::string name = CensusTraceName(trace);

@@ -17,8 +17,9 @@ from . import _dtrcheck
 from .analyses import census, check_property, optimal, reduce
 from .heuristic import FEATURES, Heuristic, View, heuristic_names, register
 from .record import (FINDING_KINDS, PROPERTIES, STATUSES, Budget, Census, CensusRow, Failure,
-                     Finding, FindingEnd, FuzzCheck, FuzzFinding, Optimum, PropertyCheck, Record,
-                     Reduction, Refinement, ScanResult, StorageStat, TraceInfo, to_dataframe)
+                     Finding, FindingEnd, FuzzCheck, FuzzFinding, MemoryRecord, Optimum,
+                     PropertyCheck, Record, Reduction, Refinement, ScanResult, StorageStat,
+                     TraceInfo, to_dataframe)
 from .simulation import load_plugin, run, scan, sweep, trace_path, traces
 
 __version__: str = _dtrcheck.__version__
@@ -28,8 +29,8 @@ Error = _dtrcheck.Error
 Error.__module__ = 'dtrcheck'
 
 __all__ = ['Budget', 'Census', 'CensusRow', 'Error', 'FEATURES', 'FINDING_KINDS', 'Failure',
-           'Finding', 'FindingEnd', 'FuzzCheck', 'FuzzFinding', 'Heuristic', 'Optimum',
-           'PROPERTIES', 'PropertyCheck', 'Record', 'Reduction', 'Refinement', 'STATUSES',
-           'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__', 'census',
+           'Finding', 'FindingEnd', 'FuzzCheck', 'FuzzFinding', 'Heuristic', 'MemoryRecord',
+           'Optimum', 'PROPERTIES', 'PropertyCheck', 'Record', 'Reduction', 'Refinement',
+           'STATUSES', 'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__', 'census',
            'check_property', 'heuristic_names', 'load_plugin', 'optimal', 'reduce', 'register',
            'run', 'scan', 'sweep', 'to_dataframe', 'trace_path', 'traces']

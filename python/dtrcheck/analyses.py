@@ -98,17 +98,25 @@ def optimal(trace: Trace, ratio: Optional[float] = None, budget: Optional[int] =
 CensusInput = Union[Mapping[Trace, Sequence[Record]], Sequence[Tuple[Trace, Sequence[Record]]]]
 
 
-def census(inputs: CensusInput, *, jobs: int = 1) -> Census:
+def census(inputs: CensusInput, *, jobs: int = 1, memory: Optional[str] = None,
+           max_split_size_mb: Optional[int] = None) -> Census:
     """``dtrcheck census``: ranks policies over sweep records. inputs maps
     each trace (a file or a name) to sweep records of its policies (sweep()'s
     results, several heuristics' records together, one overhead limit), or
     is a list of (trace, records). One row per policy (heuristic and seed)
     and trace, then the per-policy sums (trace 'all'); jobs: threads
-    diagnosing inversions."""
+    diagnosing inversions. memory (and max_split_size_mb), as ``census
+    --memory``: the model every input's records must be runs under
+    (dtrcheck.Error naming the input otherwise); None: each input's own.
+    Records under an allocator fill the allocator-only columns."""
     pairs = list(inputs.items()) if isinstance(inputs, Mapping) else list(inputs)
     encoded = [(os.fspath(t), [json.dumps(r.to_dict()) for r in records])
                for t, records in pairs]
-    d = json.loads(_dtrcheck.census(encoded, jobs))
+    model = ''
+    if memory is not None or max_split_size_mb is not None:
+        model = json.dumps({'memory': 'bytes' if memory is None else memory,
+                            'max_split_size_mb': max_split_size_mb})
+    d = json.loads(_dtrcheck.census(encoded, jobs, model))
     return Census(rows=[CensusRow(**r) for r in d['rows']], markdown=d['markdown'],
                   csv=d['csv'])
 

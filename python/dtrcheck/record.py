@@ -34,6 +34,33 @@ class StorageStat:
 
 
 @dataclass(frozen=True)
+class MemoryRecord:
+    """The allocator's figures of a run under ``memory='cuda-caching'`` or
+    ``'arena'`` (the record's ``"memory"`` object, io/record.h):
+    ``max_split_size_mb`` only when the run set it."""
+
+    model: str
+    reserved_peak: int
+    allocated_peak: int
+    peak_reserved_minus_allocated: int
+    peak_largest_free_block: int
+    evictions_bytes_fit: int
+    segments: int
+    device_allocations: int
+    device_frees: int
+    alloc_retries: int
+    refusals: int
+    max_split_size_mb: Optional[int] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The CLI's JSON object: the same keys in the same order."""
+        d = dataclasses.asdict(self)
+        if self.max_split_size_mb is None:
+            del d['max_split_size_mb']
+        return d
+
+
+@dataclass(frozen=True)
 class Record:
     """The record of one simulation, field for field the JSON object that
     ``dtrcheck run --json`` prints (integers exact at any size).
@@ -41,7 +68,8 @@ class Record:
     ``status`` is one of STATUSES (``message`` holds the simrd assertion
     of an ``'error'``); ``remat_limit`` is a float
     from an overhead limit, an int when given in bytes, else None;
-    ``storage_stats`` is None unless the run asked for ``stats=True``."""
+    ``storage_stats`` is None unless the run asked for ``stats=True``;
+    ``memory`` is None under simrd's bytes, else the allocator's figures."""
 
     runtime: str
     heuristic: str
@@ -66,6 +94,7 @@ class Record:
     baseline_compute: int
     message: Optional[str] = None
     storage_stats: Optional[List[StorageStat]] = None
+    memory: Optional[MemoryRecord] = None
 
     @property
     def overhead(self) -> float:
@@ -80,26 +109,28 @@ class Record:
         """A Record from the JSON object of ``dtrcheck run --json``."""
         fields = dict(d)
         stats = fields.pop('storage_stats', None)
+        memory = fields.pop('memory', None)
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(fields) - known
         if unknown:
             raise ValueError(f'record: unknown fields {sorted(unknown)}')
         rows = None if stats is None else [StorageStat(**row) for row in stats]
-        return cls(storage_stats=rows, **fields)
+        return cls(storage_stats=rows,
+                   memory=None if memory is None else MemoryRecord(**memory), **fields)
 
     def to_dict(self) -> Dict[str, Any]:
         """The record as the CLI's JSON object: the same keys in the same
         order (``message`` only for an error, ``storage_stats`` only with
-        stats)."""
+        stats, ``memory`` only under an allocator model)."""
         d: Dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == 'message' and value is None:
+            if f.name in ('message', 'storage_stats', 'memory') and value is None:
                 continue
             if f.name == 'storage_stats':
-                if value is None:
-                    continue
                 value = [dataclasses.asdict(row) for row in value]
+            if f.name == 'memory':
+                value = value.to_dict()
             d[f.name] = value
         order = ['runtime', 'heuristic', 'ratio', 'budget', 'remat_limit', 'seed', 'status',
                  'message', 'clock']
@@ -360,6 +391,13 @@ class CensusRow:
     mean_overhead: float
     worst_overhead: float
     hidden_cost: float
+    #: Under an allocator model (the policy then names it): the
+    #: allocator-only findings (analysis/allocator_pathology.h).
+    allocator: bool = False
+    fragmentation_ooms: int = 0
+    allocator_inversions: int = 0
+    allocator_cliffs: int = 0
+    reserved_peak_inversions: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         """The row as a dict."""
@@ -440,7 +478,8 @@ class FuzzCheck:
 
 def to_dataframe(records: Iterable[Record]) -> Any:
     """A pandas DataFrame with one row per record (the columns of
-    ``Record.to_dict()`` and ``overhead``). Needs pandas (optional; Debian's
+    ``Record.to_dict()``, the allocator's as ``memory_`` + its keys, and
+    ``overhead``). Needs pandas (optional; Debian's
     python3-pandas); raises ImportError saying so without it."""
     try:
         import pandas  # type: ignore[import-not-found]
@@ -451,6 +490,9 @@ def to_dataframe(records: Iterable[Record]) -> Any:
     for r in records:
         row = r.to_dict()
         row.pop('storage_stats', None)
+        memory = row.pop('memory', None)
+        if memory is not None:  # flat columns: memory_model, memory_reserved_peak, ...
+            row.update(('memory_' + k, v) for k, v in memory.items())
         row['overhead'] = r.overhead
         rows.append(row)
     return pandas.DataFrame(rows)

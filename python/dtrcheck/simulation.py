@@ -23,7 +23,8 @@ DEFAULT_HEURISTIC = 'DTR'
 
 def _config(ratio: Optional[float], budget: Optional[int], runtime: str, heuristic: PolicyLike,
             baseline_runtime: str, overhead_limit: Optional[float], remat_limit: Optional[int],
-            seed: Optional[int], stats: bool) -> str:
+            seed: Optional[int], stats: bool, memory: str = 'bytes',
+            max_split_size_mb: Optional[int] = None) -> str:
     config: Dict[str, Any] = {
         'runtime': runtime,
         'heuristic': heuristic_name(heuristic),
@@ -35,6 +36,11 @@ def _config(ratio: Optional[float], budget: Optional[int], runtime: str, heurist
         'seed': seed,
         'stats': stats,
     }
+    # As the CLI's --memory and --max-split-size-mb (io/record.h checks them).
+    if memory != 'bytes':
+        config['memory'] = memory
+    if max_split_size_mb is not None:
+        config['max_split_size_mb'] = max_split_size_mb
     return json.dumps(config)
 
 
@@ -47,6 +53,7 @@ def run(trace: Trace, ratio: Optional[float] = None, budget: Optional[int] = Non
         runtime: str = DEFAULT_RUNTIME, heuristic: PolicyLike = DEFAULT_HEURISTIC,
         baseline_runtime: str = DEFAULT_RUNTIME, overhead_limit: Optional[float] = None,
         remat_limit: Optional[int] = None, seed: Optional[int] = None, stats: bool = False,
+        memory: str = 'bytes', max_split_size_mb: Optional[int] = None,
         no_start: bool = False, preallocate: bool = False,
         strict_release: bool = False) -> Record:
     """One simulation, as ``dtrcheck run TRACE --json``.
@@ -58,13 +65,18 @@ def run(trace: Trace, ratio: Optional[float] = None, budget: Optional[int] = Non
     heuristic class written for simrd. overhead_limit X or remat_limit N make
     the run 'thrashed' past remat_compute > baseline_compute * (X - 1), or N.
     seed: random.seed(S) for RandomStorage and AbRandom. stats: per-storage
-    statistics in the record. no_start, preallocate, strict_release: the
-    CLI's parse options of the same names.
+    statistics in the record. memory: the CLI's --memory, 'bytes' (simrd's
+    sum of bytes), 'cuda-caching' or 'arena' (the budget is then the
+    allocator's device; the record's ``memory`` has its figures), with
+    max_split_size_mb for cuda-caching; the policies that read addresses
+    (DTE, Coop, MegEngineDTR, MegEngineDTRSqrt) need one of the allocators.
+    no_start, preallocate, strict_release: the CLI's parse options of the
+    same names.
 
     The parsed trace and its baselines stay cached for the next call on the
     same file."""
     config = _config(ratio, budget, runtime, heuristic, baseline_runtime, overhead_limit,
-                     remat_limit, seed, stats)
+                     remat_limit, seed, stats, memory, max_split_size_mb)
     text = _dtrcheck.run(os.fspath(trace), config, _parse(no_start, preallocate, strict_release))
     return Record.from_dict(json.loads(text))
 
@@ -100,6 +112,7 @@ def sweep(trace: Trace, start: Optional[GridValue] = None, stop: Optional[GridVa
           runtime: str = DEFAULT_RUNTIME, heuristic: PolicyLike = DEFAULT_HEURISTIC,
           baseline_runtime: str = DEFAULT_RUNTIME, overhead_limit: Optional[float] = None,
           remat_limit: Optional[int] = None, seed: Optional[int] = None, stats: bool = False,
+          memory: str = 'bytes', max_split_size_mb: Optional[int] = None,
           no_start: bool = False, preallocate: bool = False,
           strict_release: bool = False) -> List[Record]:
     """A budget sweep, as ``dtrcheck sweep TRACE --from A --to B --step S``:
@@ -111,7 +124,7 @@ def sweep(trace: Trace, start: Optional[GridValue] = None, stop: Optional[GridVa
     list: ratios=[...] or budgets=[...] (bytes). The other options are
     run()'s. A Python policy runs on every thread, one at a time (the GIL)."""
     config = _config(None, None, runtime, heuristic, baseline_runtime, overhead_limit,
-                     remat_limit, seed, stats)
+                     remat_limit, seed, stats, memory, max_split_size_mb)
     grid = _grid(start, stop, step, ratios, budgets, in_bytes)
     texts = _dtrcheck.sweep(os.fspath(trace), config,
                             _parse(no_start, preallocate, strict_release), grid, jobs)
@@ -127,6 +140,7 @@ def scan(trace: Trace, start: Optional[GridValue] = None, stop: Optional[GridVal
          runtime: str = DEFAULT_RUNTIME, heuristic: PolicyLike = DEFAULT_HEURISTIC,
          baseline_runtime: str = DEFAULT_RUNTIME, overhead_limit: Optional[float] = None,
          remat_limit: Optional[int] = None, seed: Optional[int] = None,
+         memory: str = 'bytes', max_split_size_mb: Optional[int] = None,
          no_start: bool = False, preallocate: bool = False,
          strict_release: bool = False) -> ScanResult:
     """A scan, as ``dtrcheck scan``: sweep() over the grid, then the
@@ -135,9 +149,11 @@ def scan(trace: Trace, start: Optional[GridValue] = None, stop: Optional[GridVal
     cliff_delta of peak, or cliff_delta_bytes, apart; overhead rises by
     rise_factor), each finding refined by bisection with refine=True (to
     adjacent bytes with bisect_bytes=True) and the failed end of each
-    inversion diagnosed."""
+    inversion diagnosed. Under an allocator model (memory=) the same
+    budgets also run under bytes, for the allocator-only findings, unless
+    the policy reads addresses (analysis/scan.h)."""
     config = _config(None, None, runtime, heuristic, baseline_runtime, overhead_limit,
-                     remat_limit, seed, False)
+                     remat_limit, seed, False, memory, max_split_size_mb)
     grid = _grid(start, stop, step, ratios, budgets, in_bytes)
     settings = json.dumps({'cliff_factor': cliff_factor, 'cliff_delta': cliff_delta,
                            'cliff_delta_bytes': cliff_delta_bytes, 'rise_factor': rise_factor,

@@ -11,12 +11,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/census.h"
 #include "analysis/finding_manifest.h"
 #include "analysis/pathology.h"
+#include "analysis/records_model.h"
 #include "analysis/reduce_property.h"
 #include "command.h"
 #include "fuzz/lib/fuzz_case.h"
@@ -182,15 +184,25 @@ Json CensusRowJson(const CensusRow& r) {
   j["mean_overhead"] = r.mean_overhead;
   j["worst_overhead"] = r.worst_overhead;
   j["hidden_cost"] = r.hidden_cost;
+  // The allocator-only columns (analysis/census.h), under a memory model.
+  j["allocator"] = r.allocator;
+  j["fragmentation_ooms"] = r.fragmentation_ooms;
+  j["allocator_inversions"] = r.allocator_inversions;
+  j["allocator_cliffs"] = r.allocator_cliffs;
+  j["reserved_peak_inversions"] = r.reserved_peak_inversions;
   return j;
 }
 
 // `dtrcheck census`: for each (trace, records), one row per heuristic and
 // seed in the records' order, then the per-policy sums; plus the table as
-// markdown and csv.
+// markdown and csv. memory_json: "" (each input's records their own model)
+// or a configuration's memory keys ({"memory": "arena"}, as `census
+// --memory`): the records must be runs under that model.
 std::string Census(const std::vector<std::pair<std::string, std::vector<std::string>>>& inputs,
-                   int jobs) {
+                   int jobs, const std::string& memory_json) {
   return Command("census", [&] {
+    std::optional<MemoryOptions> wanted;
+    if (!memory_json.empty()) wanted = ConfigFromJson(ParseJson(memory_json)).memory;
     std::vector<CensusRow> rows;
     for (const auto& [trace_arg, record_texts] : inputs) {
       const std::string trace = ResolveTraceArgument(trace_arg);
@@ -200,6 +212,7 @@ std::string Census(const std::vector<std::pair<std::string, std::vector<std::str
       std::vector<RunRecord> records;
       for (const std::string& text : record_texts)
         records.push_back(RecordFromJson(ParseJson(text)));
+      if (wanted) RefuseRecordsOfOtherModel(trace_arg, records, *wanted);
       for (CensusRow& row : CensusOfRecords(graph, CensusTraceName(trace), records, jobs))
         rows.push_back(row);
     }
@@ -247,7 +260,7 @@ void BindAnalyses(py::module_& m) {
   m.def("reduce", &ReduceTrace, py::arg("trace"), py::arg("spec"), py::arg("out"));
   m.def("optimal", &Optimal, py::arg("trace"), py::arg("config"), py::arg("time_limit"),
         py::arg("engine"));
-  m.def("census", &Census, py::arg("inputs"), py::arg("jobs"));
+  m.def("census", &Census, py::arg("inputs"), py::arg("jobs"), py::arg("memory"));
   m.def("fuzz_check", &FuzzCheck, py::arg("input"));
   m.def("fuzz_case_trace", &FuzzCaseTraceFile, py::arg("input"), py::arg("out"));
   // The names the C++ code gives, for the package to read rather than spell.

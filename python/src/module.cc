@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "analyses.h"
+#include "plugins/plugin_heuristic.h"
 #include "python_heuristic.h"
 #include "simrd_state.h"
 #include "simulation.h"
@@ -15,6 +16,9 @@ PYBIND11_MODULE(_dtrcheck, m) {
   // dtrcheck.Error: bad input and failed commands alike, as the CLI's exit 2.
   py::register_exception<dtrcheck::python::CommandError>(
       m, "Error", py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_RuntimeError)));
+  // dtrcheck's own address-aware policies (policies/: DTE, Coop,
+  // MegEngineDTR, MegEngineDTRSqrt), by name, as the CLI registers them.
+  dtrcheck::RegisterAddressPolicies();
   dtrcheck::python::BindSimulation(m);
   dtrcheck::python::BindHeuristics(m);
   dtrcheck::python::BindSimrdState(m);

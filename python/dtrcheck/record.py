@@ -391,6 +391,13 @@ class CensusRow:
     mean_overhead: float
     worst_overhead: float
     hidden_cost: float
+    #: The smallest ok budget in bytes (the device's capacity under an
+    #: allocator).
+    smallest_feasible_bytes: Optional[int] = None
+    #: At the ratios 0.3, 0.4, 0.5, 0.7, 0.9: the overhead ("1.234"), the
+    #: failure ("oom", "thrashed"), or "-" where the grid lacks the ratio;
+    #: empty in a per-policy sum.
+    at_ratios: List[str] = dataclasses.field(default_factory=list)
     #: Under an allocator model (the policy then names it): the
     #: allocator-only findings (analysis/allocator_pathology.h).
     allocator: bool = False
@@ -398,6 +405,9 @@ class CensusRow:
     allocator_inversions: int = 0
     allocator_cliffs: int = 0
     reserved_peak_inversions: int = 0
+    #: Under an allocator, at the smallest ok budget: the most bytes
+    #: reserved but not allocated at one time, over that budget.
+    floor_fragmentation: Optional[float] = None
 
     def to_dict(self) -> Dict[str, Any]:
         """The row as a dict."""

@@ -181,6 +181,9 @@ Json CensusRowJson(const CensusRow& r) {
   j["rises"] = r.rises;
   j["pinned_frontier"] = r.pinned_frontier;
   j["smallest_feasible"] = r.smallest_feasible ? Json(*r.smallest_feasible) : Json();
+  j["smallest_feasible_bytes"] =
+      r.smallest_feasible_bytes ? Json(*r.smallest_feasible_bytes) : Json();
+  j["at_ratios"] = r.at_ratios;
   j["mean_overhead"] = r.mean_overhead;
   j["worst_overhead"] = r.worst_overhead;
   j["hidden_cost"] = r.hidden_cost;
@@ -190,6 +193,7 @@ Json CensusRowJson(const CensusRow& r) {
   j["allocator_inversions"] = r.allocator_inversions;
   j["allocator_cliffs"] = r.allocator_cliffs;
   j["reserved_peak_inversions"] = r.reserved_peak_inversions;
+  j["floor_fragmentation"] = r.floor_fragmentation ? Json(*r.floor_fragmentation) : Json();
   return j;
 }
 

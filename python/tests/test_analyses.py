@@ -114,5 +114,10 @@ def test_census_is_the_cli_census(tmp_path: Any) -> None:
     assert [(r.policy, r.trace) for r in c.rows] == [('DTR', 'resnet32'), ('LRU', 'resnet32'),
                                                      ('DTR', 'all'), ('LRU', 'all')]
     assert c.rows[0].points == 5 and c.rows[0].ok + c.rows[0].oom + c.rows[0].thrashed == 5
+    ok = [r.budget for r in records if r.heuristic == 'DTR' and r.status == 'ok']
+    assert c.rows[0].smallest_feasible_bytes == (min(ok) if ok else None)
+    # The grid 0.10-0.14 has none of the fixed ratios 0.3, 0.4, 0.5, 0.7, 0.9.
+    assert c.rows[0].at_ratios == ['-'] * 5 and c.rows[2].at_ratios == []
+    assert c.rows[0].floor_fragmentation is None  # bytes: no allocator
     with pytest.raises(dtrcheck.Error, match='^dtrcheck census: .*no records'):
         dtrcheck.census({'resnet32': []})

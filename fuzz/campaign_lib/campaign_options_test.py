@@ -73,6 +73,7 @@ def main() -> int:
               f'campaign {command} --help shows --cliff-delta, not --cliff-gap')
 
     check_memory(dtrcheck)
+    check_tool_unavailable(dtrcheck)
 
     print(f'{len(FAILED)} failed' if FAILED else 'all passed')
     return 1 if FAILED else 0
@@ -191,6 +192,54 @@ def check_memory(dtrcheck: str) -> None:
         out = campaign(['triage', '--memory', 'arena'] + common)
         check(out.returncode != 0 and 'use another --findings' in out.stderr,
               'an old pairs.json refuses --memory arena')
+
+
+class UnrunnableTriage:
+    """A Triage whose dtrcheck cannot be started, as while it is relinked
+    (PermissionError) or removed: one pending claim, never finished."""
+
+    def __init__(self) -> None:
+        self.attempts = 0
+
+    def pending_artifacts(self) -> list:
+        return []
+
+    def next_claim(self) -> str:
+        return 'c0ffee'
+
+    def triage_claim(self, cid: str, deadline: object = None) -> None:
+        self.attempts += 1
+        raise PermissionError(13, 'Permission denied', '/x/build/bin/dtrcheck')
+
+
+def check_tool_unavailable(dtrcheck: str) -> None:
+    """A campaign's triage survived dtrcheck being relinked under it only by
+    luck: a PermissionError was a traceback that lost the rest of the run."""
+    import time
+    t = UnrunnableTriage()
+    why = cli.triage_until(t, time.time() + 60, stop_when_idle=True)  # type: ignore[arg-type]
+    check(why == 'cannot run /x/build/bin/dtrcheck: Permission denied' and t.attempts == 1,
+          f'triage after the fuzzers: stops, saying why, the claim pending ({why!r})')
+    t = UnrunnableTriage()
+    start = time.time()
+    saved, cli.MIN_REDUCE_SECONDS = cli.MIN_REDUCE_SECONDS, 0  # claims even this close
+    try:
+        why = cli.triage_until(t, start + 1.5, stop_when_idle=False)  # type: ignore[arg-type]
+    finally:
+        cli.MIN_REDUCE_SECONDS = saved
+    check(why == 'cannot run /x/build/bin/dtrcheck: Permission denied' and t.attempts >= 1
+          and time.time() - start >= 1.4,
+          f'triage beside the fuzzers: waits out the deadline (a rebuild ends), {why!r}')
+    with tempfile.TemporaryDirectory() as d:
+        plain = os.path.join(d, 'dtrcheck')
+        with open(plain, 'w') as f:
+            f.write('not a program\n')
+        out = subprocess.run([sys.executable, os.path.join(ROOT, 'fuzz', 'campaign'), 'triage',
+                              '--findings', os.path.join(d, 'f'), '--dtrcheck', plain],
+                             capture_output=True, text=True)
+        check(out.returncode == 2 and out.stderr.strip() == f'campaign: {plain} is not executable'
+              and 'Traceback' not in out.stdout + out.stderr,
+              f'a dtrcheck that is not executable: one line, exit 2 ({out.stderr!r})')
 
 
 if __name__ == '__main__':

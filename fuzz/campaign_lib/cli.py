@@ -216,22 +216,39 @@ def environment(args: argparse.Namespace, findings: Findings) -> dict[str, str]:
     return env
 
 
-def triage_until(triage: Triage, deadline: float, stop_when_idle: bool) -> None:
+def triage_until(triage: Triage, deadline: float, stop_when_idle: bool) -> Optional[str]:
     """Triages artifacts (quick) then claims until the deadline; when
-    `stop_when_idle`, also returns once nothing is pending."""
+    `stop_when_idle`, also returns once nothing is pending. A tool that
+    cannot be started (dtrcheck being rebuilt, removed, not executable) is
+    no crash: the item stays pending; while fuzzers run, triage waits and
+    tries again (a rebuild ends), otherwise it returns why it stopped."""
+    failure = ''
     while time.time() < deadline:
-        artifacts = triage.pending_artifacts()
-        if artifacts:
-            triage.triage_artifact(*artifacts[0])
-            continue
-        if deadline - time.time() >= MIN_REDUCE_SECONDS or deadline == float('inf'):
-            cid = triage.next_claim()
-            if cid:
-                triage.triage_claim(cid, deadline=None if deadline == float('inf') else deadline)
+        try:
+            artifacts = triage.pending_artifacts()
+            if artifacts:
+                triage.triage_artifact(*artifacts[0])
                 continue
+            if deadline - time.time() >= MIN_REDUCE_SECONDS or deadline == float('inf'):
+                cid = triage.next_claim()
+                if cid:
+                    triage.triage_claim(cid,
+                                        deadline=None if deadline == float('inf') else deadline)
+                    continue
+        except OSError as e:
+            why = f'cannot run {e.filename or "a tool"}: {e.strerror or e}'
+            if why != failure:
+                log(f'triage: {why}; the item stays pending')
+            failure = why
+            if stop_when_idle:
+                return why
+            time.sleep(max(0.0, min(30.0, deadline - time.time())))
+            continue
+        failure = ''
         if stop_when_idle:
-            return
+            return None
         time.sleep(max(0.0, min(5.0, deadline - time.time())))
+    return failure or None
 
 
 def sigterm_as_interrupt(signum: int, frame: Optional[FrameType]) -> None:
@@ -247,6 +264,9 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
         subprocess.run(['bash', os.path.join(ROOT, 'ci', 'fuzz_build.sh')], check=True)
     if not os.path.exists(args.dtrcheck):
         sys.exit(f'campaign: {args.dtrcheck} not found: build it (ci/build.sh) or pass --build')
+    if not os.access(args.dtrcheck, os.X_OK):
+        print(f'campaign: {args.dtrcheck} is not executable', file=sys.stderr)
+        return 2
     if fuzz and args.targets is None:
         args.targets = 'pathology_fuzzer' if args.plugin else ','.join(TARGETS)
     targets = [t for t in args.targets.split(',') if t] if fuzz else []
@@ -275,6 +295,7 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
                     oracle=not args.no_oracle, log=log, optimal_seconds=args.optimal)
     runs: list[FuzzerRun] = []
     interrupted = False
+    stopped: Optional[str] = None  # why the last triage stopped short
     phase = ['fuzzing' if targets else 'triage']
     status: Optional[StatusLines] = None
     every = getattr(args, 'status_every', 60)
@@ -297,12 +318,13 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
             triage_until(triage, start + fuzz_seconds, stop_when_idle=False)
             stop_all(runs)
             phase[0] = 'triage'
-            triage_until(triage, start + args.time, stop_when_idle=True)
-            if args.drain > 0:
-                triage_until(triage, time.time() + args.drain, stop_when_idle=True)
+            stopped = triage_until(triage, start + args.time, stop_when_idle=True)
+            if args.drain > 0 and not stopped:
+                stopped = triage_until(triage, time.time() + args.drain, stop_when_idle=True)
         else:
             limit = getattr(args, 'time', None)
-            triage_until(triage, start + limit if limit else float('inf'), stop_when_idle=True)
+            stopped = triage_until(triage, start + limit if limit else float('inf'),
+                                   stop_when_idle=True)
     except (KeyboardInterrupt, Interrupted):
         interrupted = True
         log('interrupted: stopping; finished work is kept, '
@@ -339,7 +361,11 @@ def campaign(args: argparse.Namespace, fuzz: bool) -> int:
         if pending:
             log(f'{pending} finding(s) pending; finish them with: fuzz/campaign triage '
                 f'--findings {shlex.quote(findings.root)} --archive {shlex.quote(args.archive)}')
-    return 130 if interrupted else 0
+        if stopped and not interrupted:
+            print(f'campaign: triage stopped: {stopped}', file=sys.stderr)
+    if interrupted:
+        return 130
+    return 2 if stopped else 0
 
 
 def copy_missing(src: str, dst: str) -> bool:

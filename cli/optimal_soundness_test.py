@@ -12,7 +12,13 @@ v1: corpus/pinned-oom/1043062fa293caca, where LRU on RuntimeV1 is ok at
 the lo budget that the model proves infeasible (RuntimeV1 banishes a
 released constant, which the model keeps): the run is reported as a model
 gap, no regret is claimed, and check-finding --optimal withholds the
-proven-defect claim, saying why."""
+proven-defect claim, saying why.
+
+allocator: corpus/inversion/babdd5dc7b979091, DTE under --memory arena (4
+operators): ok at lo, out of memory at hi, where the optimum (a sum of
+bytes) has a schedule. That schedule is not placed by the arena, so it
+proves no defect: check-finding --optimal withholds the claim, naming the
+memory model, and still bounds the ok run (optimum not above DTE at lo)."""
 import json
 import os
 import signal
@@ -123,8 +129,28 @@ def check_v1() -> None:
         failed.append(f'check-finding --optimal does not withhold the claim: {block}')
 
 
+def check_allocator() -> None:
+    entry = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'corpus', 'inversion',
+                         'babdd5dc7b979091')
+    c = as_json(run(['check-finding', entry, '--optimal', '--json']))
+    finding = (c.get('findings') or [{}])[0]
+    block = finding.get('optimal', {})
+    if block.get('proven_defect') is not False or '--memory arena' not in block.get('withheld', ''):
+        failed.append(f'check-finding --optimal does not withhold the claim under arena: {block}')
+    if 'proven heuristic defect' in block.get('verdict', ''):
+        failed.append(f'the verdict claims a defect under arena: {block.get("verdict")}')
+    lo = block.get('lo', {})
+    if lo.get('heuristic', {}).get('status') != 'ok' or lo.get('status') not in (
+            'optimal', 'feasible (not proven optimal)'):
+        failed.append(f'lo: DTE ok and a schedule expected: {lo}')
+    elif lo.get('overhead', 0) > lo['heuristic'].get('overhead', 0):
+        failed.append(f'lo: the optimum is above the ok run it bounds: {lo}')
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    if case == 'unet':
+    if case == 'allocator':
+        check_allocator()
+    elif case == 'unet':
         check_unet(tmp)
     elif case == 'v1':
         check_v1()

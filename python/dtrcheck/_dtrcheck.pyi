@@ -8,6 +8,33 @@ class Error(ValueError, RuntimeError):
     ...
 
 
+NO_STORAGE: int
+
+
+class Block:
+    address: int
+    size: int
+    segment: int
+
+
+class FreeAdjacent:
+    left: int
+    right: int
+
+
+class Request:
+    bytes: int
+    placement: bool
+
+
+class Piece:
+    address: int
+    size: int
+    segment: int
+    allocated: bool
+    storage: int
+
+
 class View:
     """What a policy reads during one eviction (include/dtrcheck/heuristic.h)."""
 
@@ -36,33 +63,6 @@ class View:
     def block_of(self, s: int) -> Block: ...
     def free_bytes_adjacent(self, s: int) -> FreeAdjacent: ...
     def pieces(self) -> List[Piece]: ...
-
-
-NO_STORAGE: int
-
-
-class Block:
-    address: int
-    size: int
-    segment: int
-
-
-class FreeAdjacent:
-    left: int
-    right: int
-
-
-class Request:
-    bytes: int
-    placement: bool
-
-
-class Piece:
-    address: int
-    size: int
-    segment: int
-    allocated: bool
-    storage: int
 
 
 _factories: Dict[str, Callable[[int], Tuple[Any, Any, int]]]

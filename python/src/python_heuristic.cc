@@ -21,9 +21,7 @@ namespace dtrcheck::python {
 namespace {
 
 bool IsInt(py::handle r) { return PyLong_Check(r.ptr()) && !PyBool_Check(r.ptr()); }
-std::string TypeName(py::handle r) {
-  return py::str(py::type::handle_of(r).attr("__name__"));
-}
+std::string TypeName(py::handle r) { return py::str(py::type::handle_of(r).attr("__name__")); }
 
 // The origin the registry records for heuristics registered from Python.
 constexpr const char* kOrigin = "python";

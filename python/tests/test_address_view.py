@@ -75,8 +75,8 @@ class Undeclared(dtrcheck.Heuristic):
 @pytest.mark.parametrize('memory', ['bytes', 'arena'])
 def test_address_queries_need_the_feature(memory: str) -> None:
     need_trace('resnet32')
-    with pytest.raises(dtrcheck.Error, match=r"heuristic py\.Undeclared: Choose threw: "
-                                             r"RuntimeError: pieces\(\): the policy did not "
+    with pytest.raises(dtrcheck.Error, match=r'heuristic py\.Undeclared: Choose threw: '
+                                             r'RuntimeError: pieces\(\): the policy did not '
                                              r"declare the 'addresses' feature"):
         dtrcheck.run('resnet32', ratio=0.3, heuristic=Undeclared, memory=memory)
 

@@ -5,6 +5,8 @@ but the name, under both allocator models on resnet32: runs that evict,
 run out of memory, and a sweep on 2 threads."""
 from __future__ import annotations
 
+from typing import Type
+
 import pytest
 from conftest import need_trace, without_name
 
@@ -17,7 +19,8 @@ RATIOS = [0.15, 0.2, 0.3, 0.5]
 
 @pytest.mark.parametrize('memory', MEMORIES)
 @pytest.mark.parametrize('policy, builtin_name', [(PyDTE, 'DTE'), (PyCoop, 'Coop')])
-def test_port_is_the_builtin(policy: type, builtin_name: str, memory: str) -> None:
+def test_port_is_the_builtin(policy: Type[dtrcheck.Heuristic], builtin_name: str,
+                             memory: str) -> None:
     need_trace('resnet32')
     statuses = set()
     for ratio in RATIOS:
@@ -42,5 +45,5 @@ def test_port_sweep_any_jobs() -> None:
 def test_refused_under_bytes_by_name() -> None:
     need_trace('resnet32')
     with pytest.raises(dtrcheck.Error, match=r"py\.PyDTE requires \{'addresses'\} but --memory "
-                                             r"bytes has no addresses"):
+                                             r'bytes has no addresses'):
         dtrcheck.run('resnet32', ratio=0.5, heuristic=PyDTE)

@@ -88,7 +88,9 @@ class Heuristic:
     ``features``, ``name`` and ``label``."""
 
     #: simrd feature names the score reads, e.g. {'regions', 'last_access_int'};
-    #: a runtime without one refuses the policy with simrd's message.
+    #: a runtime without one refuses the policy with simrd's message. 'addresses'
+    #: (the View's block_of, free_bytes_adjacent, pieces) needs memory='arena' or
+    #: 'cuda-caching'.
     features: ClassVar[FrozenSet[str]] = frozenset()
     #: The heuristic name in records (default: 'py.' + the class name).
     name: ClassVar[Optional[str]] = None

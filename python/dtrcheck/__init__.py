@@ -8,14 +8,16 @@ does, sweep and scan budgets for pathologies, and write policies in Python.
 Functions: run, sweep, scan, traces, trace_path (dtrcheck.simulation);
 check_property, reduce, optimal, census (dtrcheck.analyses); results:
 Record, ScanResult, Finding, TraceInfo, PropertyCheck, Reduction, Optimum,
-Census, to_dataframe (dtrcheck.record); policies: Heuristic, View, register (dtrcheck.heuristic)
+Census, to_dataframe (dtrcheck.record); policies: Heuristic, View (and its
+Block, FreeAdjacent, Request, Piece), register (dtrcheck.heuristic)
 and simrd's own heuristic classes through dtrcheck.simrd_adapter. Errors
 raise dtrcheck.Error (a ValueError and a RuntimeError) with the CLI's
 message. See python/README.md.
 """
 from . import _dtrcheck
 from .analyses import census, check_property, optimal, reduce
-from .heuristic import FEATURES, Heuristic, View, heuristic_names, register
+from .heuristic import (FEATURES, NO_STORAGE, Block, FreeAdjacent, Heuristic, Piece, Request, View,
+                        heuristic_names, register)
 from .record import (FINDING_KINDS, PROPERTIES, STATUSES, Budget, Census, CensusRow, Failure,
                      Finding, FindingEnd, FuzzCheck, FuzzFinding, MemoryRecord, Optimum,
                      PropertyCheck, Record, Reduction, Refinement, ScanResult, StorageStat,
@@ -28,9 +30,10 @@ __version__: str = _dtrcheck.__version__
 Error = _dtrcheck.Error
 Error.__module__ = 'dtrcheck'
 
-__all__ = ['Budget', 'Census', 'CensusRow', 'Error', 'FEATURES', 'FINDING_KINDS', 'Failure',
-           'Finding', 'FindingEnd', 'FuzzCheck', 'FuzzFinding', 'Heuristic', 'MemoryRecord',
-           'Optimum', 'PROPERTIES', 'PropertyCheck', 'Record', 'Reduction', 'Refinement',
+__all__ = ['Block', 'Budget', 'Census', 'CensusRow', 'Error', 'FEATURES', 'FINDING_KINDS',
+           'Failure', 'Finding', 'FindingEnd', 'FreeAdjacent', 'FuzzCheck', 'FuzzFinding',
+           'Heuristic', 'MemoryRecord', 'NO_STORAGE', 'Optimum', 'PROPERTIES', 'Piece',
+           'PropertyCheck', 'Record', 'Reduction', 'Refinement', 'Request',
            'STATUSES', 'ScanResult', 'StorageStat', 'TraceInfo', 'View', '__version__', 'census',
            'check_property', 'heuristic_names', 'load_plugin', 'optimal', 'reduce', 'register',
            'run', 'scan', 'sweep', 'to_dataframe', 'trace_path', 'traces']

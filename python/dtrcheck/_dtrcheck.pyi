@@ -8,6 +8,33 @@ class Error(ValueError, RuntimeError):
     ...
 
 
+NO_STORAGE: int
+
+
+class Block:
+    address: int
+    size: int
+    segment: int
+
+
+class FreeAdjacent:
+    left: int
+    right: int
+
+
+class Request:
+    bytes: int
+    placement: bool
+
+
+class Piece:
+    address: int
+    size: int
+    segment: int
+    allocated: bool
+    storage: int
+
+
 class View:
     """What a policy reads during one eviction (include/dtrcheck/heuristic.h)."""
 
@@ -30,6 +57,12 @@ class View:
     def true_divide(self, a: int, b: int) -> float: ...
     def true_divide_by_product(self, a: int, b: int, c: int) -> float: ...
     def rand_below(self, n: int) -> int: ...
+    # Version 2; block_of, free_bytes_adjacent and pieces need the 'addresses' feature.
+    def recompute_count(self, s: int) -> int: ...
+    def pending_request(self) -> Request: ...
+    def block_of(self, s: int) -> Block: ...
+    def free_bytes_adjacent(self, s: int) -> FreeAdjacent: ...
+    def pieces(self) -> List[Piece]: ...
 
 
 _factories: Dict[str, Callable[[int], Tuple[Any, Any, int]]]

@@ -5,7 +5,9 @@ reads, and return a score from ``score(storage, view)``; the simulator evicts
 the storage with the lowest score, scanning the evictable pool as simrd's
 ``Heuristic.choose`` does (the last storage whose score is <= the best so far;
 a score of 0 stops the scan). Override ``choose(view)`` to pick the victim
-yourself (return None to fall back to the scan).
+yourself (return None to fall back to the scan), or a list of storages
+evicted in that order in one decision (a window, as C++ ChooseVictims; an
+empty list evicts nothing and the allocation fails).
 
 The :class:`View` is the C++ public API's (include/dtrcheck/heuristic.h),
 its method names in snake_case: ``clock()``, ``size(s)``, ``compute(s)``,
@@ -13,14 +15,21 @@ its method names in snake_case: ``clock()``, ``size(s)``, ``compute(s)``,
 ``last_access(s)`` (an int, or ``-math.inf`` before the first access, as
 simrd keeps ``last_access_int``), ``locked``, ``pinned``, ``material``,
 ``pool_size()``, ``pool_nth(i)``, ``memory_usage()``, ``budget()``,
-``rand_below(n)``, and the arithmetic helpers ``true_divide(a, b)`` and
-``true_divide_by_product(a, b, c)``. Scores are compared exactly as simrd's
+``rand_below(n)``, ``recompute_count(s)``, ``pending_request()`` (a
+:class:`Request`), the arithmetic helpers ``true_divide(a, b)`` and
+``true_divide_by_product(a, b, c)``, and, for a policy that declares the
+``'addresses'`` feature (run under ``memory='arena'`` or ``'cuda-caching'``),
+``block_of(s)`` (a :class:`Block`), ``free_bytes_adjacent(s)`` (a
+:class:`FreeAdjacent`) and ``pieces()`` (every :class:`Piece` in address
+order); called by a policy that did not declare it, these raise
+RuntimeError. Scores are compared exactly as simrd's
 Python compares them: Python's own ``/`` on ints is CPython's correctly
 rounded true division, the same as the helpers, so a policy written with
 plain Python arithmetic scores bit for bit as simrd would.
 
 The simulator counts one heuristic evaluation and one access per score (and
-per storage a ``choose`` returns), as every simrd heuristic does.
+per decision of a ``choose``, whatever the number of storages it returns),
+as every simrd heuristic does.
 
 A policy is usable wherever a heuristic name is: ``run``, ``sweep``,
 ``scan`` take the class (a new instance per run) or an instance (shared by
@@ -31,13 +40,21 @@ notebook cell run again).
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, Optional, Tuple, Union
+from typing import (Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Tuple,
+                    Union)
 
 from . import _dtrcheck
 
 View = _dtrcheck.View
+Block = _dtrcheck.Block
+FreeAdjacent = _dtrcheck.FreeAdjacent
+Request = _dtrcheck.Request
+Piece = _dtrcheck.Piece
+#: Piece.storage of a free piece (api::kNoStorage).
+NO_STORAGE: int = _dtrcheck.NO_STORAGE
 
-# simrd's FEATURES names and the public API's bits (include/dtrcheck/heuristic.h).
+# simrd's FEATURES names and the public API's bits (include/dtrcheck/heuristic.h),
+# and dtrcheck's 'addresses' (version 2: an allocator model's blocks and pieces).
 FEATURES: Dict[str, int] = {
     'telemetry': 1 << 0,
     'banishing': 1 << 1,
@@ -47,6 +64,7 @@ FEATURES: Dict[str, int] = {
     'eager_evict': 1 << 5,
     'regions': 1 << 6,
     'eq_class': 1 << 7,
+    'addresses': 1 << 8,
 }
 
 Score = Union[int, float]
@@ -70,7 +88,9 @@ class Heuristic:
     ``features``, ``name`` and ``label``."""
 
     #: simrd feature names the score reads, e.g. {'regions', 'last_access_int'};
-    #: a runtime without one refuses the policy with simrd's message.
+    #: a runtime without one refuses the policy with simrd's message. 'addresses'
+    #: (the View's block_of, free_bytes_adjacent, pieces) needs memory='arena' or
+    #: 'cuda-caching'.
     features: ClassVar[FrozenSet[str]] = frozenset()
     #: The heuristic name in records (default: 'py.' + the class name).
     name: ClassVar[Optional[str]] = None
@@ -82,9 +102,10 @@ class Heuristic:
         evicted first)."""
         raise NotImplementedError(f'{type(self).__name__}.score')
 
-    def choose(self, view: View) -> Optional[int]:
-        """The storage to evict (one of ``view.pool_nth(i)``), or None for
-        the scan over ``score``. Not called unless overridden."""
+    def choose(self, view: View) -> Union[None, int, List[int]]:
+        """The storage to evict (one of ``view.pool_nth(i)``), a list of
+        storages to evict in that order (a window; [] evicts nothing), or
+        None for the scan over ``score``. Not called unless overridden."""
         return None
 
     @classmethod

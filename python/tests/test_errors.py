@@ -71,6 +71,29 @@ class ChoosesText(dtrcheck.Heuristic):
         return 'x'  # type: ignore[return-value]
 
 
+class ChoosesDict(dtrcheck.Heuristic):
+    def score(self, storage: int, view: dtrcheck.View) -> float:
+        return 1.0
+
+    def choose(self, view: dtrcheck.View) -> int:
+        return {}  # type: ignore[return-value]
+
+
+class ChoosesListOfText(ChoosesDict):
+    def choose(self, view: dtrcheck.View) -> int:
+        return [view.pool_nth(0), 'x']  # type: ignore[return-value]
+
+
+class ChoosesListOfMinusOne(ChoosesDict):
+    def choose(self, view: dtrcheck.View) -> int:
+        return [-1]  # type: ignore[return-value]
+
+
+class ChoosesOutsideInList(ChoosesDict):
+    def choose(self, view: dtrcheck.View) -> int:
+        return [view.pool_nth(0), 10 ** 9]  # type: ignore[return-value]
+
+
 class KeepsView(dtrcheck.Heuristic):
     """Uses the View of an earlier call: an error, not a dangling pointer."""
 
@@ -119,6 +142,14 @@ class NeedsRegions(dtrcheck.Heuristic):
     (WrongType, r'heuristic py\.WrongType: Score threw: score returned str'),
     (BadChoice, r'heuristic py\.BadChoice: Choose returned storage 1000000000'),
     (ChoosesText, r'heuristic py\.ChoosesText: Choose threw: choose returned str'),
+    (ChoosesDict, r'heuristic py\.ChoosesDict: Choose threw: choose returned dict, expected a '
+                  r'storage \(int\), a list of storages or None'),
+    (ChoosesListOfText, r'heuristic py\.ChoosesListOfText: Choose threw: choose returned a list '
+                        r'holding str at 1'),
+    (ChoosesListOfMinusOne, r'heuristic py\.ChoosesListOfMinusOne: Choose threw: choose returned '
+                            r'a list holding -1 at 0, which is no storage'),
+    (ChoosesOutsideInList, r'heuristic py\.ChoosesOutsideInList: Choose returned storage '
+                           r'1000000000'),
     (KeepsView, r'heuristic py\.KeepsView: Score threw: RuntimeError: the View is valid only'),
     (PoolOverrun, r'heuristic py\.PoolOverrun: Choose threw: IndexError: pool_nth'),
     (RandZero, r'heuristic py\.RandZero: Choose threw: ValueError: rand_below\(0\)'),

@@ -23,7 +23,8 @@ endif()
 set(env "PYTHONPATH=${DTRCHECK_PYTHON_TREE}" "DTRCHECK_TRACES=${DTRCHECK_TEST_TRACES}"
         "DTRCHECK_CLI=$<TARGET_FILE:dtrcheck>"
         "PYTHONDONTWRITEBYTECODE=1")
-foreach(t api errors dtr_port simrd_adapter analyses interrupt fuzz address_policies)
+foreach(t api errors dtr_port simrd_adapter analyses interrupt fuzz address_policies
+          address_view oneflow_port)
   add_test(NAME python_${t}
     COMMAND ${DTRCHECK_PYTHON_TEST_EXECUTABLE} -m pytest -q -p no:cacheprovider
             ${CMAKE_CURRENT_LIST_DIR}/test_${t}.py)

@@ -214,24 +214,23 @@ std::vector<CensusRow> CensusTotals(const std::vector<CensusRow>& rows) {
 namespace {
 
 std::vector<std::string> Cells(const CensusRow& r, bool allocator) {
-  std::vector<std::string> cells = {r.policy,
-                                    r.trace,
-                                    r.limit,
-                                    std::to_string(r.points),
-                                    std::to_string(r.ok),
-                                    std::to_string(r.oom),
-                                    std::to_string(r.thrashed),
-                                    std::to_string(r.inversions),
-                                    std::to_string(r.cliffs),
-                                    std::to_string(r.rises),
-                                    std::to_string(r.pinned_frontier),
-                                    r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
-                                    r.smallest_feasible_bytes
-                                        ? IntToString(*r.smallest_feasible_bytes)
-                                        : "-",
-                                    r.ok ? Fixed(r.mean_overhead, 3) : "-",
-                                    r.ok ? Fixed(r.worst_overhead, 3) : "-",
-                                    Fixed(r.hidden_cost, 4)};
+  std::vector<std::string> cells = {
+      r.policy,
+      r.trace,
+      r.limit,
+      std::to_string(r.points),
+      std::to_string(r.ok),
+      std::to_string(r.oom),
+      std::to_string(r.thrashed),
+      std::to_string(r.inversions),
+      std::to_string(r.cliffs),
+      std::to_string(r.rises),
+      std::to_string(r.pinned_frontier),
+      r.smallest_feasible ? Fixed(*r.smallest_feasible, 3) : "-",
+      r.smallest_feasible_bytes ? IntToString(*r.smallest_feasible_bytes) : "-",
+      r.ok ? Fixed(r.mean_overhead, 3) : "-",
+      r.ok ? Fixed(r.worst_overhead, 3) : "-",
+      Fixed(r.hidden_cost, 4)};
   for (size_t i = 0; i < CensusRatios().size(); ++i)
     cells.push_back(i < r.at_ratios.size() ? r.at_ratios[i] : "-");
   if (allocator) {
@@ -259,9 +258,9 @@ const std::vector<std::string> kColumns = {"policy",
                                            "mean_overhead",
                                            "worst_overhead",
                                            "hidden_cost"};
-const std::vector<std::string> kAllocatorColumns = {
-    "fragmentation_ooms", "allocator_inversions", "allocator_cliffs", "reserved_peak_inversions",
-    "floor_fragmentation"};
+const std::vector<std::string> kAllocatorColumns = {"fragmentation_ooms", "allocator_inversions",
+                                                    "allocator_cliffs", "reserved_peak_inversions",
+                                                    "floor_fragmentation"};
 
 bool AnyAllocator(const std::vector<CensusRow>& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const CensusRow& r) { return r.allocator; });

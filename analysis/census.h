@@ -25,8 +25,8 @@ struct CensusRow {
   std::string limit;   // the remat limit as the records give it ("none", "2x", or bytes)
   size_t points = 0, ok = 0, oom = 0, thrashed = 0;
   size_t inversions = 0, cliffs = 0, rises = 0, pinned_frontier = 0;
-  std::optional<double> smallest_feasible;       // the smallest ok budget, as a fraction of peak
-  std::optional<Int> smallest_feasible_bytes;    // the same budget in bytes (device capacity)
+  std::optional<double> smallest_feasible;     // the smallest ok budget, as a fraction of peak
+  std::optional<Int> smallest_feasible_bytes;  // the same budget in bytes (device capacity)
   // At each of CensusRatios(), in order: the overhead ("1.234") where the
   // records have an ok run at exactly that ratio, its status ("oom",
   // "thrashed") where the run failed, "-" where the grid lacks the ratio.

@@ -2,7 +2,7 @@
 # Tabulates the records of run.sh, one census per memory model:
 # census-<model>.md and .csv (every trace and policy, then the per-policy
 # sums) and svg/<trace>-<model>.svg (every policy's overhead curve), then
-# summarize.py's README tables and floors plot.
+# census_tables.py's README tables and floors plot.
 #   corpus/census-memory/tabulate.sh DTRCHECK
 set -euo pipefail
 dtrcheck=$1
@@ -22,4 +22,4 @@ done
 # /usr/bin/python3, which need not be the first python3 on PATH).
 python=python3
 python3 -c 'import matplotlib' 2>/dev/null || python=/usr/bin/python3
-"$python" summarize.py > summary.md
+"$python" census_tables.py > summary.md

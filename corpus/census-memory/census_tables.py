@@ -102,12 +102,12 @@ def main() -> int:
     for m in MODELS + ['bytes']:
         for p in (POLICIES if m != 'bytes' else BYTES_POLICIES):
             cells = [m, p]
-            for r in RATIOS:
+            for ratio in RATIOS:
                 vals = []
                 for row in census[m]:
                     if row['trace'] == 'all' or policy_name(row) != p:
                         continue
-                    v = row[f'overhead_at_{r}']
+                    v = row[f'overhead_at_{ratio}']
                     try:
                         vals.append(float(v))
                     except ValueError:

@@ -34,8 +34,11 @@ def policy_name(row: Dict[str, str]) -> str:
 
 
 def bytes_peak(trace: str) -> int:
-    """The byte-sum baseline peak (simrd's) of `trace`, from its records."""
-    with open(os.path.join(HERE, 'records', f'{trace}-bytes.jsonl')) as f:
+    """The byte-sum baseline peak (simrd's) of `trace`, from its records
+    (named as run.sh names the trace: the census says tv_densenet121 for
+    the log tv_densenet121-84-..., run.sh densenet121)."""
+    name = trace[len('tv_'):] if trace.startswith('tv_') else trace
+    with open(os.path.join(HERE, 'records', f'{name}-bytes.jsonl')) as f:
         return int(json.loads(f.readline())['baseline_peak'])
 
 

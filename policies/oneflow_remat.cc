@@ -49,7 +49,10 @@
 //     ChooseVictims returns no victim and the run runs out of memory.
 //  7. The "cheap tensor partitioning" placement of high-compute operators'
 //     outputs (FindProperPositionInGroup with several groups) is the
-//     allocator's, and memory/'s arena has one group: not modelled.
+//     allocator's, and memory/'s arena has one group: not modelled. At
+//     this commit it is off by default: ONEFLOW_REMAT_GROUP_NUM defaults
+//     to 1 (oneflow/core/common/env_var/remat.h), one group, which is what
+//     the arena models.
 #include <cstdint>
 #include <limits>
 #include <memory>

@@ -38,7 +38,7 @@ std::optional<std::string> SimrdCannotJudge(const PropertySpec& spec) {
   if (spec.config.memory.model == MemoryModel::kBytes ||
       spec.property == TraceProperty::kFragmentationOom)
     return std::nullopt;
-  return "simrd has no allocator model: a " + std::string(TracePropertyName(spec.property)) +
+  return "simrd has no allocator model: the " + std::string(TracePropertyName(spec.property)) +
          " under --memory " + MemoryModelName(spec.config.memory.model) +
          " cannot be confirmed by it";
 }

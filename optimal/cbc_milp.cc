@@ -67,8 +67,10 @@ Int CommonFactor(const std::vector<Int>& values) {
 // F wherever its bounds allow; no lower bound is needed.
 class Program {
  public:
-  // Sizes are divided by size_unit, which divides them all: a sum of sizes
-  // is at most B - F exactly when the sum of units is at most floor((B - F) / unit).
+  // Sizes are in size_unit (Units): each rounded up, each capacity
+  // B - F rounded down, so a sum of rounded sizes within the rounded
+  // capacity is a sum of sizes within B - F; exact when the unit divides
+  // every size.
   // Stops early, with stopped() set, when `limits` expire (the program of
   // a few hundred operators takes seconds to build).
   Program(const RematProblem& p, Int budget, Int size_unit, Int cost_unit, bool tie_break,
@@ -270,7 +272,7 @@ class Program {
   double Cost(int k, Int unit) const {
     return IntToDouble(p_.nodes[k].cost / unit * tie_break_ + (tie_break_ > 1 ? 1 : 0));
   }
-  double Size(int u, Int unit) const { return IntToDouble(p_.units[u].size / unit); }
+  double Size(int u, Int unit) const { return IntToDouble((p_.units[u].size + unit - 1) / unit); }
   int Column(double cost, double lo, double up) {
     obj_.push_back(cost);
     col_lo_.push_back(lo);
@@ -306,15 +308,30 @@ class Program {
   std::vector<double> row_coef_;
 };
 
-// The common factors of the problem's sizes and costs.
+// The program's largest capacity, in size units, above which sizes are
+// rounded (Units). CBC's tolerances are absolute: with sizes up to 10^18
+// (the fuzzer's wide values) and the budget's capacity as a row bound, it
+// returned a solution that broke a dependency row by a whole unit
+// (corpus/optimal-violation/4ae0a241202cb29e). Rounding to 2^40 units
+// costs a schedule at most a unit per resident storage, under 10^-12 of
+// the budget each, and leaves every real trace's program exact (their
+// budgets, divided by the sizes' common factor, are far below it).
+constexpr Int kMaxCapacityUnits = Int(1) << 40;
+
+// The units of the problem's sizes and costs: their common factors, and for
+// sizes, a coarser unit when the budget holds more than kMaxCapacityUnits
+// of them (sizes then rounded up, capacities down: Program).
 struct Units {
   Int size = 1, cost = 1;
 };
-Units CommonUnits(const RematProblem& p) {
+Units CommonUnits(const RematProblem& p, Int budget) {
   std::vector<Int> sizes, costs;
   for (const RematNode& n : p.nodes) costs.push_back(n.cost);
   for (const RematUnit& u : p.units) sizes.push_back(u.size);
-  return {CommonFactor(sizes), CommonFactor(costs)};
+  Units units{CommonFactor(sizes), CommonFactor(costs)};
+  if (budget / units.size > kMaxCapacityUnits)
+    units.size = (budget + kMaxCapacityUnits - 1) / kMaxCapacityUnits;
+  return units;
 }
 
 // Constants alone over the budget (a negative capacity would be rounded
@@ -399,7 +416,7 @@ LpRelaxation CbcLpBound(const RematProblem& p, Int budget, const SolveLimits& li
     out.outcome = LpRelaxation::kBound;
     return out;
   }
-  const Units u = CommonUnits(p);
+  const Units u = CommonUnits(p, budget);
   out = SolveRelaxation(p, budget, u, limits);
   out.bound *= IntToDouble(u.cost);
   return out;
@@ -423,7 +440,7 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   auto started = std::chrono::steady_clock::now();
   OptimalResult result;
   result.engine = "CBC";
-  const Units units = CommonUnits(p);
+  const Units units = CommonUnits(p, budget);
   const Int size_unit = units.size, cost_unit = units.cost;
   auto finish = [&]() {
     result.seconds =
@@ -508,9 +525,21 @@ OptimalResult CbcSolveMilp(const RematProblem& p, Int budget, const SolveLimits&
   // Two-MIR cuts off: Cgl's generator prints "2mir_test: why does constraint
   // not exist ?" with printf, past every log level, into the standard output
   // that `dtrcheck optimal --json` writes its one JSON object to.
-  std::vector<std::string> args = {
-      "dtrcheck-optimal", "-log", "0",         "-timeMode", "elapsed",     "-seconds", seconds,
-      "-allowableGap",    gap,    "-ratioGap", "0",         "-twoMirCuts", "off"};
+  std::vector<std::string> args = {"dtrcheck-optimal",
+                                   "-log",
+                                   "0",
+                                   "-slog",
+                                   "0",
+                                   "-timeMode",
+                                   "elapsed",
+                                   "-seconds",
+                                   seconds,
+                                   "-allowableGap",
+                                   gap,
+                                   "-ratioGap",
+                                   "0",
+                                   "-twoMirCuts",
+                                   "off"};
   if (extras.cutoff) {
     args.push_back("-cutoff");
     args.push_back(std::to_string(program.CutoffBelow(*extras.cutoff / cost_unit)));

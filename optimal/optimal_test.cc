@@ -261,6 +261,65 @@ TEST(Optimal, CheckerRefusesBadSchedules) {
   EXPECT_THROW(ReadSchedule(g, "free f/0\n", "s.txt"), std::invalid_argument);  // an operator
 }
 
+// The model's own check (StepsViolation), which every engine's schedule
+// passes before it is reported, refuses what the Graph checker refuses, in
+// problem terms, on the diamond's schedules worked out above.
+TEST(Optimal, ModelCheckRefusesBadSteps) {
+  Graph g = ParseTrace(kDiamond, "diamond.log");
+  RematProblem p = MakeRematProblem(g);
+  auto unit = [&](int node) { return p.nodes[node].units[0]; };
+  const std::vector<NodeStep> good = {{0, true}, {1, true}, {2, true}, {unit(1), false}, {3, true}};
+  EXPECT_EQ(StepsViolation(p, 300, good), "");
+  EXPECT_NE(StepsViolation(p, 299, good).find("over the budget"), std::string::npos);
+  const std::vector<NodeStep> missing_arg = {{0, true}, {unit(0), false}, {1, true}};
+  EXPECT_NE(StepsViolation(p, 1000, missing_arg).find("not resident"), std::string::npos);
+  EXPECT_NE(StepsViolation(p, 1000, {{1, true}}).find("before node 0's first run"),
+            std::string::npos);
+  const std::vector<NodeStep> twice = {{0, true}, {unit(0), false}, {unit(0), false}};
+  EXPECT_NE(StepsViolation(p, 1000, twice).find("freed while not resident"), std::string::npos);
+  std::vector<NodeStep> no_output = good;
+  no_output.push_back({unit(3), false});
+  EXPECT_NE(StepsViolation(p, 1000, no_output).find("output unit"), std::string::npos);
+  EXPECT_NE(StepsViolation(p, 1000, {{0, true}}).find("never runs"), std::string::npos);
+}
+
+// Sizes of 10^18 bytes (the fuzzer's wide values): CBC's program, with the
+// budget's capacity as a row bound in bytes, returned a solution breaking a
+// dependency row (corpus/optimal-violation/4ae0a241202cb29e, the archive's
+// replay). Sizes are then rounded up to a coarser unit (cbc_milp.cc,
+// kMaxCapacityUnits). The diamond with sizes 10^18 + 1 (x, y, z) and
+// 5 * 10^17 + 1 (w), whose common factor is 1, is rounded so; with a
+// thousandth of slack over DiamondByHand's budgets it has the same
+// answers, from the program alone too, and each schedule checks.
+TEST(Optimal, WideSizesKeepTheProgramSound) {
+  const Int big = 1'000'000'000'000'000'000;
+  std::string wide = kDiamond;
+  auto resize = [&](const std::string& from, Int to) {
+    const std::string text = "\"" + IntToString(to) + "\"";
+    for (size_t at = wide.find(from); at != std::string::npos; at = wide.find(from, at + 1))
+      wide.replace(at, from.size(), text);
+  };
+  resize("\"100\"", big + 1);
+  resize("\"50\"", big / 2 + 1);
+  Graph g = ParseTrace(wide, "diamond-wide.log");
+  RematProblem p = MakeRematProblem(g);
+  ASSERT_TRUE(p.units[0].size == big + 1);
+  OptimalOptions milp;
+  milp.engine = OptimalEngine::kMilp;
+  const Int slack = big / 1000;
+  for (auto [budget, compute] :
+       {std::pair<Int, Int>{3 * big + 3 + slack, 10}, {5 * big / 2 + 3 + slack, 11}}) {
+    for (const OptimalOptions& o : {OptimalOptions{}, milp}) {
+      OptimalResult r = SolveOptimal(p, budget, o);
+      ASSERT_TRUE(r.compute) << r.proof;
+      EXPECT_TRUE(*r.compute == compute) << IntToString(*r.compute);
+      EXPECT_EQ(StepsViolation(p, budget, r.steps), "");
+      ScheduleCheck c = CheckSchedule(g, ToSchedule(p, r.steps), budget);
+      EXPECT_TRUE(c.ok) << c.error;
+    }
+  }
+}
+
 // The archived counterexamples (corpus/<kind>/<id>/trace.log, the copies
 // tests keep in tests/data/archive, and tests/data/reduced_traces: the
 // archive's entries before it kept one per bucket) with at most `max_nodes`

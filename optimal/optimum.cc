@@ -81,6 +81,23 @@ OptimalResult AtIncumbent(const Incumbent& incumbent) {
   return r;
 }
 
+// A schedule that fails the model's exact check (a solver's floating-point
+// slip: corpus/optimal-violation/4ae0a241202cb29e, where CBC's solution broke
+// a dependency row of a program with 10^18-byte sizes) is dropped with
+// whatever it proved, and the proof says so. True if it was.
+bool DropBrokenSchedule(const RematProblem& p, Int budget, OptimalResult* r) {
+  if (!r->compute) return false;
+  const std::string why = StepsViolation(p, budget, r->steps);
+  if (why.empty()) return false;
+  r->proof = r->engine + "'s schedule broke the model (" + why + "), dropped; " +
+             (r->status == OptimalStatus::kOptimal ? "nothing proven" : r->proof);
+  if (r->status == OptimalStatus::kOptimal) r->best_bound = 0;
+  r->status = OptimalStatus::kNotProven;
+  r->compute.reset();
+  r->steps.clear();
+  return true;
+}
+
 }  // namespace
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options) {
@@ -94,6 +111,17 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   const std::optional<Incumbent>& incumbent = options.incumbent;
   std::optional<double> lp;
   auto finish = [&](OptimalResult r) {
+    // No schedule leaves without passing the model's exact check.
+    if (DropBrokenSchedule(p, budget, &r)) {
+      OptimalResult u = Unproven(incumbent, r.proof);
+      u.engine = r.engine;
+      u.best_bound = r.best_bound;
+      u.variables = r.variables;
+      u.constraints = r.constraints;
+      u.search_states = r.search_states;
+      u.interrupted = r.interrupted;
+      r = u;
+    }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // The relaxation of the program, whose space misses schedules simrd
     // runs (recomputations out of log order), bounds only that space: it
@@ -202,6 +230,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   if (incumbent) extras.cutoff = incumbent->compute;
   OptimalResult r = SolveMilp(p, budget, limits, extras);
   r.search_states = search_states;
+  DropBrokenSchedule(p, budget, &r);
   // SolveMilp proves infeasibility only when the constants exceed the
   // budget (checked above); anything else it says is about its space.
   if (r.status == OptimalStatus::kInfeasible) return infeasible(r.engine, r.proof);

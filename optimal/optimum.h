@@ -38,13 +38,6 @@ const char* OptimalStatusName(OptimalStatus s);
 // tests that compare them).
 enum class OptimalEngine { kBoth, kSearch, kMilp };
 
-// A schedule in problem terms: compute node `index`, or free unit `index`.
-struct NodeStep {
-  int index = 0;
-  bool compute = true;
-  bool operator==(const NodeStep&) const = default;
-};
-
 // A schedule known to fit the budget, and its cost: one that fits a smaller
 // budget fits any larger one (the finding's lo schedule at its hi budget),
 // and a simulated run that ends ok is one (optimal/run_schedule.h).

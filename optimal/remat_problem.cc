@@ -63,6 +63,54 @@ std::vector<std::vector<bool>> RematProblem::Needed() const {
   return need;
 }
 
+std::string StepsViolation(const RematProblem& p, Int budget, const std::vector<NodeStep>& steps) {
+  const int n = static_cast<int>(p.nodes.size());
+  const std::vector<std::vector<int>> views = p.Views();
+  std::vector<bool> resident(p.units.size(), false);
+  Int held = 0;   // bytes of the resident units
+  int stage = 0;  // the next node to run for the first time
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const NodeStep& s = steps[i];
+    const std::string at = "step " + std::to_string(i) + ": ";
+    if (!s.compute) {
+      // A view whose storage went first may still be freed (as a Graph
+      // schedule frees a view: the view alone).
+      if (s.index < 0 || s.index >= static_cast<int>(p.units.size()) ||
+          (!resident[s.index] && p.units[s.index].base < 0))
+        return at + "unit " + std::to_string(s.index) + " freed while not resident";
+      if (!resident[s.index]) continue;
+      resident[s.index] = false;
+      held -= p.units[s.index].size;
+      for (int v : views[s.index]) resident[v] = false;  // a view goes with its storage
+      continue;
+    }
+    if (s.index < 0 || s.index > stage || s.index >= n)
+      return at + "node " + std::to_string(s.index) + " computed before node " +
+             std::to_string(stage) + "'s first run";
+    const RematNode& node = p.nodes[s.index];
+    for (int u : node.deps)
+      if (!resident[u])
+        return at + "node " + node.name + ": argument unit " + std::to_string(u) + " not resident";
+    for (int u : node.units)
+      if (!resident[u]) {
+        resident[u] = true;
+        held += p.units[u].size;
+      }
+    const Int constants = stage < n ? p.nodes[stage].resident_before : p.fixed_at_end;
+    if (constants + held > budget)
+      return at + "node " + node.name + ": memory " + IntToString(constants + held) +
+             " over the budget " + IntToString(budget);
+    if (s.index == stage) ++stage;
+  }
+  if (stage != n) return "node " + std::to_string(stage) + " never runs";
+  for (int o : p.outputs)
+    if (!resident[o]) return "output unit " + std::to_string(o) + " not resident at the end";
+  if (p.fixed_at_end + held > budget)
+    return "memory at the end " + IntToString(p.fixed_at_end + held) + " over the budget " +
+           IntToString(budget);
+  return "";
+}
+
 RematProblem MakeRematProblem(const Graph& g) {
   RematProblem p;
   std::vector<int> unit_of(g.tensors.size(), -1);  // -1: a constant's, or not yet made

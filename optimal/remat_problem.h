@@ -64,6 +64,24 @@ struct RematProblem {
   std::vector<std::vector<bool>> Needed() const;
 };
 
+// A schedule in problem terms: compute node `index`, or free unit `index`.
+struct NodeStep {
+  int index = 0;
+  bool compute = true;
+  bool operator==(const NodeStep&) const = default;
+};
+
+// The first way `steps` breaks the model under `budget` ("" if none): a
+// node computed for the first time out of log order, an argument not
+// resident, memory (the constants of the stage and every resident unit)
+// over the budget after a computation, a unit freed that is not resident,
+// an output missing at the end. Exact integer arithmetic: the engines'
+// schedules pass through it before any is reported, so that a solver's
+// floating-point slip (corpus/optimal-violation/4ae0a241202cb29e, a CBC
+// solution breaking a dependency row) is caught in problem terms, not only
+// by the Graph checker (optimal/schedule.h) afterwards.
+std::string StepsViolation(const RematProblem& p, Int budget, const std::vector<NodeStep>& steps);
+
 // Throws std::invalid_argument for a Graph whose schedule computes an
 // operator twice or an argument before its producer (no simrd log does).
 RematProblem MakeRematProblem(const Graph& graph);

@@ -13,6 +13,7 @@
 #include "optimal/best_first.h"
 #include "optimal/blas_threads.h"
 #include "optimal/exhaustive.h"
+#include "optimal/live_memory_bound.h"
 #include "optimal/milp_solver.h"
 #include "optimal/optimum.h"
 #include "optimal/remat_problem.h"
@@ -133,13 +134,15 @@ TEST(Optimal, RecomputationsOutOfLogOrderFit) {
     EXPECT_TRUE(c.ok) << c.error;
     EXPECT_TRUE(c.compute == Int(12));
   }
-  // The program has no schedule here: it says so, and proves nothing.
+  // The program has no schedule here: it says so, and proves nothing; the
+  // only bound is the live-memory one, below the optimum.
   OptimalOptions milp;
   milp.engine = OptimalEngine::kMilp;
   OptimalResult m = SolveOptimal(p, budget, milp);
   EXPECT_EQ(m.status, OptimalStatus::kNotProven) << m.proof;
   EXPECT_NE(m.proof.find("log-order space"), std::string::npos) << m.proof;
-  EXPECT_EQ(m.best_bound, 0);
+  EXPECT_EQ(m.best_bound, IntToDouble(LiveMemoryLowerBound(p, budget).compute));
+  EXPECT_LE(m.best_bound, 12);
   // One byte less and z fits nowhere: the search proves it over every
   // schedule.
   OptimalResult none = SolveOptimal(p, 124);
@@ -264,6 +267,30 @@ TEST(Optimal, CheckerRefusesBadSchedules) {
 // The model's own check (StepsViolation), which every engine's schedule
 // passes before it is reported, refuses what the Graph checker refuses, in
 // problem terms, on the diamond's schedules worked out above.
+// The live-memory bound on the diamond, by hand: at 250 bytes, h's first
+// run holds y and z (200) and x, needed later by k (100): 50 bytes of x
+// must go, half of f's run (cost 1), rounded up: 10 + 1 = 11, the optimum
+// (DiamondByHand), so the warm start or CBC's schedule is proven minimal.
+// At 300 nothing must go (10). At 249, k's first run needs x, z and w
+// (250): infeasible, and the proof names k.
+TEST(Optimal, LiveMemoryBoundByHand) {
+  Graph g = ParseTrace(kDiamond, "diamond.log");
+  RematProblem p = MakeRematProblem(g);
+  LiveMemoryBound at250 = LiveMemoryLowerBound(p, 250);
+  EXPECT_TRUE(at250.compute == 11);
+  EXPECT_EQ(at250.stage, 2);
+  EXPECT_TRUE(LiveMemoryLowerBound(p, 300).compute == 10);
+  EXPECT_EQ(LiveMemoryLowerBound(p, 300).stage, -1);
+  LiveMemoryBound at249 = LiveMemoryLowerBound(p, 249);
+  EXPECT_TRUE(at249.infeasible);
+  EXPECT_NE(at249.proof.find("k/"), std::string::npos) << at249.proof;
+  OptimalOptions milp;
+  milp.engine = OptimalEngine::kMilp;
+  OptimalResult r = SolveOptimal(p, 250, milp);
+  EXPECT_EQ(r.status, OptimalStatus::kOptimal);
+  EXPECT_NE(r.proof.find("live-memory bound"), std::string::npos) << r.proof;
+}
+
 TEST(Optimal, ModelCheckRefusesBadSteps) {
   Graph g = ParseTrace(kDiamond, "diamond.log");
   RematProblem p = MakeRematProblem(g);
@@ -367,7 +394,7 @@ std::vector<Int> Budgets(const Graph& g, const RematProblem& p) {
 // (log-order) space, and are never called optimal or infeasible on their
 // own; every schedule passes the checker at its own cost.
 TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
-  int compared = 0, feasible = 0, order_matters = 0;
+  int compared = 0, feasible = 0, order_matters = 0, raised = 0, tight = 0;
   for (const auto& [name, g] : SmallTraces(14)) {
     RematProblem p = MakeRematProblem(g);
     for (Int budget : Budgets(g, p)) {
@@ -384,8 +411,13 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
           if (r.status == OptimalStatus::kInfeasible) {
             EXPECT_FALSE(every.has_value()) << at;
           }
+          // CBC proves nothing; its schedule is minimal only by reaching
+          // the live-memory bound.
           if (r.status == OptimalStatus::kOptimal) {
-            EXPECT_TRUE(r.compute == Int(0)) << at;
+            EXPECT_TRUE(r.compute == Int(0) || r.compute == every) << at;
+            EXPECT_NE(r.proof.find("nothing to compute") + r.proof.find("live-memory"),
+                      2 * std::string::npos)
+                << at;
           }
         } else {
           ASSERT_TRUE(r.status == OptimalStatus::kOptimal || r.status == OptimalStatus::kInfeasible)
@@ -398,6 +430,17 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
         EXPECT_TRUE(c.ok) << at << ": " << c.error;
         EXPECT_TRUE(c.compute == *r.compute) << at;
       }
+      // The live-memory bound holds for every schedule, and proves
+      // infeasibility only where there is no schedule.
+      const LiveMemoryBound live = LiveMemoryLowerBound(p, budget);
+      if (live.infeasible) {
+        EXPECT_FALSE(every.has_value())
+            << name << " at " << IntToString(budget) << ": " << live.proof;
+      } else if (every) {
+        EXPECT_TRUE(live.compute <= *every) << name << " at " << IntToString(budget);
+        raised += live.compute > p.model_compute;
+        tight += live.compute == *every && *every > p.model_compute;
+      }
       if (log_order) {
         ASSERT_TRUE(every.has_value());
         EXPECT_TRUE(*every <= *log_order);
@@ -408,6 +451,9 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
     }
   }
   RecordProperty("order_matters", order_matters);
+  RecordProperty("live_bound_raised", raised);
+  RecordProperty("live_bound_tight", tight);
+  EXPECT_GT(raised, 0);  // the bound says more than the baseline somewhere
   EXPECT_GT(compared, 200);
   EXPECT_GT(feasible, 100);
 }
@@ -436,8 +482,19 @@ TEST(Optimal, EnginesAgreeOnLargerTraces) {
           EXPECT_TRUE(c.ok) << at << " (" << r->engine << "): " << c.error;
           EXPECT_TRUE(c.compute == *r->compute) << at;
         }
-      EXPECT_NE(m.status, OptimalStatus::kOptimal) << at << ": " << m.proof;
-      EXPECT_EQ(m.best_bound, 0) << at;
+      // CBC alone proves an optimum only by reaching the live-memory bound,
+      // the one bound it reports.
+      if (m.status == OptimalStatus::kOptimal) {
+        EXPECT_NE(m.proof.find("live-memory"), std::string::npos) << at << ": " << m.proof;
+        if (s.status == OptimalStatus::kOptimal) {
+          EXPECT_TRUE(s.compute == m.compute) << at;
+        }
+      } else if (m.status != OptimalStatus::kInfeasible) {
+        EXPECT_EQ(m.best_bound, IntToDouble(LiveMemoryLowerBound(p, budget).compute)) << at;
+      }
+      if (s.status == OptimalStatus::kOptimal) {
+        EXPECT_LE(m.best_bound, IntToDouble(*s.compute) + 1e-6) << at;
+      }
       if (m.compute) {
         EXPECT_LE(s.best_bound, IntToDouble(*m.compute) + 1e-6) << at;
         EXPECT_NE(s.status, OptimalStatus::kInfeasible) << at;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "optimal/best_first.h"
+#include "optimal/live_memory_bound.h"
 #include "optimal/milp_solver.h"
 
 namespace dtrcheck {
@@ -98,6 +99,12 @@ bool DropBrokenSchedule(const RematProblem& p, Int budget, OptimalResult* r) {
   return true;
 }
 
+// Where the live-memory bound binds, for the proofs.
+std::string LiveBoundWhere(const RematProblem& p, const LiveMemoryBound& live) {
+  if (live.stage < 0) return "every node once";
+  return "at the first run of " + p.nodes[live.stage].name;
+}
+
 }  // namespace
 
 OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptions& options) {
@@ -110,6 +117,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   limits.cancel = options.cancel;
   const std::optional<Incumbent>& incumbent = options.incumbent;
   std::optional<double> lp;
+  const LiveMemoryBound live = LiveMemoryLowerBound(p, budget);
   auto finish = [&](OptimalResult r) {
     // No schedule leaves without passing the model's exact check.
     if (DropBrokenSchedule(p, budget, &r)) {
@@ -121,6 +129,21 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
       u.search_states = r.search_states;
       u.interrupted = r.interrupted;
       r = u;
+    }
+    // The live-memory bound holds for every schedule: a floor under the
+    // engines' bound, and a schedule that reaches it is minimal.
+    if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= live.compute) {
+      r.status = OptimalStatus::kOptimal;
+      r.proof = "the schedule reaches the live-memory bound (" + LiveBoundWhere(p, live) + ")";
+    }
+    // The engines' bound is the search's, or this one handed to CBC.
+    if (r.status != OptimalStatus::kOptimal && r.status != OptimalStatus::kInfeasible) {
+      if (IntToDouble(live.compute) >= r.best_bound) {
+        r.best_bound = IntToDouble(live.compute);
+        r.bound_proof = "live memory, " + LiveBoundWhere(p, live);
+      } else {
+        r.bound_proof = "search";
+      }
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // The relaxation of the program, whose space misses schedules simrd
@@ -145,6 +168,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
     return finish(r);
   };
   if (ConstantsExceed(p, budget)) return infeasible("constants", kConstantsExceedProof);
+  if (live.infeasible) return infeasible("live memory", live.proof);
   // The LP relaxation of the program (for CBC, and reported): infeasible, it
   // says only that the program's space holds no schedule, and CBC is not run.
   bool lp_tried = false, program_empty = false;
@@ -225,8 +249,9 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   // with the row, optimal in 23 s without).
   MilpExtras extras;
   extras.lp_bound = lp;
-  if (search_bound && (!lp || IntToDouble(*search_bound) > *lp + 0.5))
-    extras.known_bound = search_bound;
+  std::optional<Int> floor = search_bound;
+  if (live.compute > floor.value_or(0)) floor = live.compute;
+  if (floor && (!lp || IntToDouble(*floor) > *lp + 0.5)) extras.known_bound = floor;
   if (incumbent) extras.cutoff = incumbent->compute;
   OptimalResult r = SolveMilp(p, budget, limits, extras);
   r.search_states = search_states;

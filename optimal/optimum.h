@@ -92,6 +92,9 @@ struct OptimalResult {
   // what stopped the solve ("time limit", "interrupted", "state limit",
   // "program too large").
   std::string proof;
+  // What proves best_bound: "search", or the live-memory bound at a node's
+  // first run (optimal/live_memory_bound.h); "" when it is 0.
+  std::string bound_proof;
   std::string incumbent_source;  // the warm start the schedule came from, if it did
   size_t search_states = 0;      // distinct states the search kept
   bool interrupted = false;      // the cancel flag stopped it

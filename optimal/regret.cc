@@ -57,6 +57,7 @@ Json RegretToJson(const Regret& r) {
   if (r.optimum_overhead) j["overhead"] = *r.optimum_overhead;
   j["lp_bound"] = r.optimum.lp_bound;
   j["best_bound"] = r.optimum.best_bound;
+  if (!r.optimum.bound_proof.empty()) j["bound_proof"] = r.optimum.bound_proof;
   if (!r.optimum.engine.empty()) j["engine"] = r.optimum.engine;
   if (!r.optimum.proof.empty()) j["proof"] = r.optimum.proof;
   if (!r.optimum.incumbent_source.empty()) j["warm_start"] = r.optimum.incumbent_source;

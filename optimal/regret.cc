@@ -1,5 +1,6 @@
 #include "optimal/regret.h"
 
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -27,8 +28,24 @@ Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
   r.budget = budget;
   r.warm.push_back(ScheduleOfRun(g, p, config, baseline, budget));
   r.heuristic = r.warm.front().record;
-  for (const RunConfig& w : warm_starts.empty() ? DefaultWarmStarts(config) : warm_starts) {
+  // The other runs bound the optimum only if cheaper than the best so far:
+  // each is cut there (an overhead limit only ends a run, it changes no
+  // eviction), which keeps thrashing runs of large traces short, and none
+  // starts after the deadline or an interrupt.
+  auto expired = [&] {
+    return (options.cancel && options.cancel->load()) ||
+           (options.deadline && std::chrono::steady_clock::now() >= *options.deadline);
+  };
+  for (RunConfig w : warm_starts.empty() ? DefaultWarmStarts(config) : warm_starts) {
     if (w.runtime == config.runtime && w.heuristic == config.heuristic) continue;
+    if (expired()) {
+      ++r.warm_skipped;
+      continue;
+    }
+    if (std::optional<Incumbent> best = CheapestIncumbent(r.warm); best && baseline.compute > 0) {
+      const double cut = TrueDivide(best->compute, baseline.compute) + 1e-9;
+      if (!w.overhead_limit || *w.overhead_limit > cut) w.overhead_limit = cut;
+    }
     r.warm.push_back(ScheduleOfRun(g, p, w, baseline, budget));
   }
   for (const RunAsSchedule& w : r.warm)
@@ -61,6 +78,9 @@ Json RegretToJson(const Regret& r) {
   if (!r.optimum.engine.empty()) j["engine"] = r.optimum.engine;
   if (!r.optimum.proof.empty()) j["proof"] = r.optimum.proof;
   if (!r.optimum.incumbent_source.empty()) j["warm_start"] = r.optimum.incumbent_source;
+  size_t ok = 0;
+  for (const RunAsSchedule& w : r.warm) ok += w.incumbent.has_value();
+  j["warm_starts"] = {{"run", r.warm.size()}, {"checked_ok", ok}, {"skipped", r.warm_skipped}};
   if (r.optimum.interrupted) j["interrupted"] = true;
   if (!r.model_gaps.empty()) j["model_gaps"] = r.model_gaps;
   j["seconds"] = std::round(r.optimum.seconds * 1000) / 1000;

@@ -32,6 +32,7 @@ struct Regret {
   // The warm starts' runs (the configuration's first): each ok run's
   // schedule, checked, bounds the optimum from above.
   std::vector<RunAsSchedule> warm;
+  size_t warm_skipped = 0;  // warm starts not run: the deadline or an interrupt came first
   // An ok run whose schedule the model has no counterpart for (the claims
   // that rely on the model relaxing the runtime are withheld).
   std::vector<std::string> model_gaps;
@@ -43,7 +44,9 @@ std::vector<RunConfig> DefaultWarmStarts(const RunConfig& config);
 
 // `config`'s budget is replaced by `budget`. The engines start from the
 // cheapest ok run among `config` and `warm_starts` (DefaultWarmStarts when
-// empty) and `options.incumbent`. Throws std::invalid_argument for a
+// empty) and `options.incumbent`. The warm starts after `config` run with
+// the cheapest overhead so far as their limit, and are skipped once
+// `options.deadline` or `options.cancel` has come. Throws std::invalid_argument for a
 // configuration Simulate refuses.
 Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
                 const Baseline& baseline, Int budget, const OptimalOptions& options = {},

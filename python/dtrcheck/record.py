@@ -354,6 +354,12 @@ class Optimum:
     engine: Optional[str] = None
     proof: Optional[str] = None
     warm_start: Optional[str] = None
+    #: What proves best_bound: "search", or "live memory, at the first run
+    #: of NODE" (optimal/live_memory_bound.h).
+    bound_proof: Optional[str] = None
+    #: The warm-start runs: {"run", "checked_ok", "skipped"} (those not run
+    #: because the time limit came first).
+    warm_starts: Optional[Dict[str, int]] = None
     interrupted: bool = False
     model_gaps: List[str] = dataclasses.field(default_factory=list)
     schedule_check: Optional[str] = None

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The table of bench/optimal_models.sh: DTR beside the best schedule found
+and the best lower bound proven, on the real models (issue 40, item 4).
+
+    python3 bench/optimal_models_table.py DTRCHECK TIME_LIMIT > corpus/optimal/models/README.md
+
+Reads corpus/optimal/models/records/*.json; the trace SHA-256s and the
+commits come from the files and `DTRCHECK --version`.
+"""
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+TRACES = ['resnet32', 'unet', 'lstm', 'treelstm', 'transformer', 'densenet121', 'inceptionv4',
+          'unroll_gan', 'resnet50', 'mobilenet_v3_large', 'vit_b_16', 'convnext_tiny', 'unet_bn',
+          'gpt2_small', 'lstm_lm']
+RATIOS = ['0.3', '0.5', '0.7']
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            h.update(block)
+    return h.hexdigest()
+
+
+def x(value):
+    return f'{value:.3f}x'
+
+
+def main():
+    exe, limit = sys.argv[1], sys.argv[2]
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'corpus', 'optimal',
+                        'models', 'records')
+    version = subprocess.run([exe, '--version'], capture_output=True, text=True).stdout.strip()
+    records = {}
+    for path in glob.glob(os.path.join(here, '*.json')):
+        j = json.load(open(path))
+        name = os.path.basename(path)[:-len('.json')]
+        trace, ratio = name.rsplit('-', 1)
+        records[(trace, ratio)] = j
+    print('# How far DTR is from optimal on real models')
+    print()
+    print('Written by `bench/optimal_models.sh` (issue 40, item 4); do not edit.')
+    print(f'Each point: `dtrcheck optimal TRACE --ratio R --time-limit {limit} --warm-start all '
+          '--json` (its record in records/, with the command).')
+    print()
+    print('- **DTR**: DTR on RuntimeV2EagerOptimized, its overhead (compute / baseline), or '
+          'how it failed.')
+    print('- **best found**: the cheapest schedule known, checked by the independent checker: '
+          'an ok run of any accepted runtime/heuristic pair (`--warm-start all`), or an '
+          "engine's.")
+    print('- **lower bound**: proven for every schedule of the model: the best-first '
+          "search's bound where it runs (at most 256 units), else the live-memory bound "
+          '(optimal/live_memory_bound.h); both never above the optimum.')
+    print('- **gap**: how far above the bound a schedule may be from the optimum: DTR / bound '
+          '- 1, best / bound - 1. The optimum lies between the bound and the best found.')
+    print()
+    print('| trace | ops | ratio | DTR | best found | by | lower bound | DTR gap | best gap '
+          '| status | s |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    shas = {}
+    widest = []
+    for t in TRACES:
+        for r in RATIOS:
+            j = records.get((t, r))
+            if j is None:
+                print(f'| {t} | | {r} | not run | | | | | | | |')
+                continue
+            shas[t] = (j['trace'], sha256(j['trace']))
+            base = j['baseline_compute']
+            h = j['heuristic']
+            dtr = x(h['overhead']) if h['status'] == 'ok' else h['status']
+            bound = j['best_bound'] / base if j['best_bound'] else None
+            best = j.get('overhead')
+            by = j.get('warm_start') or j.get('engine', '')
+            if j['status'] == 'optimal':
+                by += ' (proven optimal)'
+            dtr_gap = (f'{100 * (h["overhead"] / bound - 1):.1f}%'
+                       if bound and h['status'] == 'ok' else '')
+            best_gap = f'{100 * (best / bound - 1):.1f}%' if bound and best else ''
+            if bound and best:
+                widest.append((best / bound - 1, t, r))
+            print(f'| {t} | {j["nodes"]} | {r} | {dtr} | {x(best) if best else "none"} | {by} '
+                  f'| {x(bound) if bound else "none"} | {dtr_gap} | {best_gap} | {j["status"]} '
+                  f'| {j.get("wall_seconds", j["seconds"])} |')
+    print()
+    if widest:
+        widest.sort()
+        print(f'Points with both a schedule and a bound: {len(widest)}; the gap between them '
+              f'is at most {100 * widest[0][0]:.1f}% ({widest[0][1]} at {widest[0][2]}) and '
+              f'at least... widest {100 * widest[-1][0]:.1f}% ({widest[-1][1]} at '
+              f'{widest[-1][2]}).')
+        print()
+    print('## Provenance')
+    print()
+    print(f'- `{exe} --version`: {version}')
+    print('- traces (SHA-256):')
+    for t in TRACES:
+        if t in shas:
+            print(f'  - {t}: `{shas[t][1]}` ({os.path.basename(shas[t][0])})')
+
+
+if __name__ == '__main__':
+    main()

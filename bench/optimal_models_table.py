@@ -91,9 +91,12 @@ def main():
     print()
     if widest:
         widest.sort()
-        print(f'Points with both a schedule and a bound: {len(widest)}; the gap between them '
-              f'is at most {100 * widest[0][0]:.1f}% ({widest[0][1]} at {widest[0][2]}) and '
-              f'at least... widest {100 * widest[-1][0]:.1f}% ({widest[-1][1]} at '
+        mid = widest[len(widest) // 2]
+        proven = sum(1 for j in records.values() if j['status'] == 'optimal')
+        print(f'Of {len(records)} points, {proven} proven optimal; {len(widest)} have both a '
+              f'schedule and a bound. The gap between them (best found / bound - 1): smallest '
+              f'{100 * widest[0][0]:.1f}% ({widest[0][1]} at {widest[0][2]}), median '
+              f'{100 * mid[0]:.1f}%, widest {100 * widest[-1][0]:.1f}% ({widest[-1][1]} at '
               f'{widest[-1][2]}).')
         print()
     print('## Provenance')

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,10 +17,12 @@
 #include "optimal/live_memory_bound.h"
 #include "optimal/milp_solver.h"
 #include "optimal/optimum.h"
+#include "optimal/regret.h"
 #include "optimal/remat_problem.h"
 #include "optimal/run_schedule.h"
 #include "optimal/schedule.h"
 #include "optimal/smallest_budget.h"
+#include "sim/accepted_pairs.h"
 #include "sim/parse.h"
 #include "traces/synthetic/generators.h"
 
@@ -463,6 +466,56 @@ TEST(Optimal, SolverAgreesWithExhaustiveSearch) {
 // checker; the search's optimum and bound are never above the program's
 // schedule (whose space is a part of the search's), and the program
 // proves nothing of its own.
+// RegretAt cuts each warm start after the configuration's at the cheapest
+// overhead so far: on the archived traces of 15 to 24 operators at four
+// budgets, the cheapest checked schedule among the cut runs is the
+// cheapest among every accepted pair run without limits; and warm starts
+// due after the deadline are skipped, not run.
+TEST(RunSchedule, WarmStartCutsKeepTheCheapest) {
+  std::vector<RunConfig> all;
+  for (const RuntimeHeuristic& pair : AcceptedPairs()) {
+    RunConfig c;
+    c.runtime = pair.runtime;
+    c.heuristic = pair.heuristic;
+    all.push_back(c);
+  }
+  int compared = 0, cut = 0;
+  for (const auto& [name, g] : SmallTraces(24)) {
+    RematProblem p = MakeRematProblem(g);
+    if (p.nodes.size() <= 14) continue;
+    const Baseline baseline = RunBaseline(g, "RuntimeV2EagerOptimized");
+    const std::vector<Int> budgets = Budgets(g, p);
+    for (Int budget : {budgets[1], budgets[3], budgets[5], budgets[7]}) {
+      std::vector<RunAsSchedule> full;
+      for (const RunConfig& c : all) full.push_back(ScheduleOfRun(g, p, c, baseline, budget));
+      const std::optional<Incumbent> cheapest = CheapestIncumbent(full);
+      OptimalOptions o;
+      o.engine = OptimalEngine::kSearch;
+      o.time_limit_seconds = 0.01;
+      Regret r = RegretAt(g, p, RunConfig{}, baseline, budget, o, all);
+      const std::optional<Incumbent> kept = CheapestIncumbent(r.warm);
+      const std::string at = name + " at " + IntToString(budget);
+      ASSERT_EQ(kept.has_value(), cheapest.has_value()) << at;
+      if (cheapest) {
+        EXPECT_TRUE(kept->compute == cheapest->compute) << at;
+      }
+      size_t ok_full = 0, ok_cut = 0;
+      for (const RunAsSchedule& w : full) ok_full += w.incumbent.has_value();
+      for (const RunAsSchedule& w : r.warm) ok_cut += w.incumbent.has_value();
+      cut += ok_cut < ok_full;
+      ++compared;
+      // A deadline already past: only the configuration's own run.
+      OptimalOptions late = o;
+      late.deadline = std::chrono::steady_clock::now();
+      Regret none = RegretAt(g, p, RunConfig{}, baseline, budget, late, all);
+      EXPECT_EQ(none.warm.size(), 1u) << at;
+      EXPECT_EQ(none.warm_skipped, all.size() - 1) << at;  // the configuration is among them
+    }
+  }
+  EXPECT_GT(compared, 10);
+  EXPECT_GT(cut, 0);  // the cut did end runs that bound nothing
+}
+
 TEST(Optimal, EnginesAgreeOnLargerTraces) {
   int proven = 0;
   for (const auto& [name, g] : SmallTraces(24)) {

@@ -36,19 +36,8 @@ printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 sh -c '
   "'"$dtrcheck"'" optimal "$t" --ratio "$r" --time-limit "'"$limit"'" --warm-start all --json \
     > "'"$out"'/$t-$r.json.part" 2> "'"$out"'/$t-$r.err" || true
   end=$(date +%s.%N)
-  python3 - "$t" "$r" "$start" "$end" "'"$out"'" "'"$dtrcheck"'" "'"$limit"'" <<PY
-import json, sys
-t, r, start, end, out, exe, limit = sys.argv[1:]
-text = open(f"{out}/{t}-{r}.json.part").read().strip().splitlines()
-if not text:
-    sys.exit(f"{t} at {r}: no output (see {out}/{t}-{r}.err)")
-j = json.loads(text[-1])
-j["wall_seconds"] = round(float(end) - float(start), 1)
-j["command"] = f"{exe} optimal {t} --ratio {r} --time-limit {limit} --warm-start all --json"
-json.dump(j, open(f"{out}/{t}-{r}.json", "w"), indent=1, sort_keys=True)
-PY
-  rm -f "'"$out"'/$t-$r.json.part"
-  [ -s "'"$out"'/$t-$r.err" ] || rm -f "'"$out"'/$t-$r.err"
+  python3 bench/optimal_record.py "$t" "$t" "$r" "$start" "$end" "'"$out"'" "'"$dtrcheck"'" \
+    "'"$dtrcheck"' optimal $t --ratio $r --time-limit '"$limit"' --warm-start all --json"
   echo "$t $r done" >&2
 '
 python3 bench/optimal_models_table.py "$dtrcheck" "$limit" > corpus/optimal/models/README.md

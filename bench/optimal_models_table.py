@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The table of bench/optimal_models.sh: DTR beside the best schedule found
-and the best lower bound proven, on the real models (issue 40, item 4).
+"""The tables of bench/optimal_models.sh (the real models) and
+bench/optimal_small.sh (generated traces of up to 150 operators): DTR
+beside the best schedule found and the best lower bound proven (issue 40,
+item 4).
 
-    python3 bench/optimal_models_table.py DTRCHECK TIME_LIMIT > corpus/optimal/models/README.md
+    python3 bench/optimal_models_table.py DTRCHECK TIME_LIMIT [DIR] > DIR/README.md
 
-Reads corpus/optimal/models/records/*.json; the trace SHA-256s and the
-commits come from the files and `DTRCHECK --version`.
+Reads DIR/records/*.json (DIR: corpus/optimal/models by default); the
+trace SHA-256s and the commits come from the files and `DTRCHECK --version`.
 """
 import glob
 import hashlib
@@ -34,8 +36,10 @@ def x(value):
 
 def main():
     exe, limit = sys.argv[1], sys.argv[2]
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'corpus', 'optimal',
-                        'models', 'records')
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    folder = sys.argv[3] if len(sys.argv) > 3 else 'corpus/optimal/models'
+    models = os.path.basename(folder.rstrip('/')) == 'models'
+    here = os.path.join(root, folder, 'records')
     version = subprocess.run([exe, '--version'], capture_output=True, text=True).stdout.strip()
     records = {}
     for path in glob.glob(os.path.join(here, '*.json')):
@@ -43,9 +47,19 @@ def main():
         name = os.path.basename(path)[:-len('.json')]
         trace, ratio = name.rsplit('-', 1)
         records[(trace, ratio)] = j
-    print('# How far DTR is from optimal on real models')
-    print()
-    print('Written by `bench/optimal_models.sh` (issue 40, item 4); do not edit.')
+    traces = TRACES if models else sorted({t for t, _ in records},
+                                          key=lambda t: (records[(t, RATIOS[0])]['nodes']
+                                                         if (t, RATIOS[0]) in records else 0, t))
+    if models:
+        print('# How far DTR is from optimal on real models')
+        print()
+        print('Written by `bench/optimal_models.sh` (issue 40, item 4); do not edit.')
+    else:
+        print('# The optimum on generated traces of up to 150 operators')
+        print()
+        print('Written by `bench/optimal_small.sh` (issue 40, item 4: proven, or within 1% of '
+              'a proven bound, in 60 s); do not edit. The traces: `dtrcheck gen --shape SHAPE '
+              '--layers N --seed 1` (the name is SHAPE-N).')
     print(f'Each point: `dtrcheck optimal TRACE --ratio R --time-limit {limit} --warm-start all '
           '--json` (its record in records/, with the command).')
     print()
@@ -60,12 +74,12 @@ def main():
     print('- **gap**: how far above the bound a schedule may be from the optimum: DTR / bound '
           '- 1, best / bound - 1. The optimum lies between the bound and the best found.')
     print()
-    print('| trace | ops | ratio | DTR | best found | by | lower bound | DTR gap | best gap '
+    print('| trace | nodes | ratio | DTR | best found | by | lower bound | DTR gap | best gap '
           '| status | s |')
     print('|---|---|---|---|---|---|---|---|---|---|---|')
     shas = {}
     widest = []
-    for t in TRACES:
+    for t in traces:
         for r in RATIOS:
             j = records.get((t, r))
             if j is None:
@@ -93,8 +107,11 @@ def main():
         widest.sort()
         mid = widest[len(widest) // 2]
         proven = sum(1 for j in records.values() if j['status'] == 'optimal')
-        print(f'Of {len(records)} points, {proven} proven optimal; {len(widest)} have both a '
-              f'schedule and a bound. The gap between them (best found / bound - 1): smallest '
+        within = sum(1 for g, _, _ in widest if g <= 0.01)
+        infeasible = sum(1 for j in records.values() if j['status'] == 'infeasible')
+        print(f'Of {len(records)} points, {proven} proven optimal, {infeasible} proven '
+              f'infeasible, {within} with the best found within 1% of the bound.')
+        print(f'{len(widest)} points have both a schedule and a bound. The gap between them (best found / bound - 1): smallest '
               f'{100 * widest[0][0]:.1f}% ({widest[0][1]} at {widest[0][2]}), median '
               f'{100 * mid[0]:.1f}%, widest {100 * widest[-1][0]:.1f}% ({widest[-1][1]} at '
               f'{widest[-1][2]}).')
@@ -102,8 +119,13 @@ def main():
     print('## Provenance')
     print()
     print(f'- `{exe} --version`: {version}')
+    others = sorted({j.get('dtrcheck', '') for j in records.values()} - {version})
+    for other in others:
+        names = sorted(f'{t} at {r}' for (t, r), j in records.items() if j.get('dtrcheck', '') == other)
+        print(f'- recorded by another build ({other or "version not recorded"}): '
+              + ', '.join(names))
     print('- traces (SHA-256):')
-    for t in TRACES:
+    for t in traces:
         if t in shas:
             print(f'  - {t}: `{shas[t][1]}` ({os.path.basename(shas[t][0])})')
 

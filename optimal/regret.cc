@@ -26,7 +26,16 @@ Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
                 const std::vector<RunConfig>& warm_starts) {
   Regret r;
   r.budget = budget;
-  r.warm.push_back(ScheduleOfRun(g, p, config, baseline, budget));
+  // A run without a limit may never end: AbLocal on RuntimeV2* at lstm_lm
+  // 0.5 evicts and recomputes in a cycle (it thrashes at any limit), and
+  // its recorded schedule grew past 15 GB. A run above the cap bounds
+  // nothing useful, so each run without a limit of its own gets this one.
+  auto capped = [](RunConfig c) {
+    if (!c.overhead_limit && !c.remat_limit && !c.remat_limit_float)
+      c.overhead_limit = kWarmStartOverheadCap;
+    return c;
+  };
+  r.warm.push_back(ScheduleOfRun(g, p, capped(config), baseline, budget));
   r.heuristic = r.warm.front().record;
   // The other runs bound the optimum only if cheaper than the best so far:
   // each is cut there (an overhead limit only ends a run, it changes no
@@ -38,6 +47,7 @@ Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
   };
   for (RunConfig w : warm_starts.empty() ? DefaultWarmStarts(config) : warm_starts) {
     if (w.runtime == config.runtime && w.heuristic == config.heuristic) continue;
+    w = capped(w);
     if (expired()) {
       ++r.warm_skipped;
       continue;

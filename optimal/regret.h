@@ -42,11 +42,17 @@ struct Regret {
 // RuntimeV2EagerOptimized, and `config` itself.
 std::vector<RunConfig> DefaultWarmStarts(const RunConfig& config);
 
+// The overhead limit of every run RegretAt makes that has none (the
+// configuration's own, the warm starts): some heuristics thrash forever
+// without one.
+inline constexpr double kWarmStartOverheadCap = 100;
+
 // `config`'s budget is replaced by `budget`. The engines start from the
 // cheapest ok run among `config` and `warm_starts` (DefaultWarmStarts when
 // empty) and `options.incumbent`. The warm starts after `config` run with
-// the cheapest overhead so far as their limit, and are skipped once
-// `options.deadline` or `options.cancel` has come. Throws std::invalid_argument for a
+// the cheapest overhead so far as their limit (kWarmStartOverheadCap
+// before any is ok), and are skipped once `options.deadline` or
+// `options.cancel` has come. Throws std::invalid_argument for a
 // configuration Simulate refuses.
 Regret RegretAt(const Graph& g, const RematProblem& p, const RunConfig& config,
                 const Baseline& baseline, Int budget, const OptimalOptions& options = {},

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 
-def main():
+def main() -> None:
     _, name, ratio, start, end, out, exe, command = sys.argv[1:]
     part = os.path.join(out, f'{name}-{ratio}.json.part')
     err = os.path.join(out, f'{name}-{ratio}.err')

@@ -180,11 +180,10 @@ int RunOptimalCommand(const OptimalCommandOptions& o) {
     if (!r.optimum.incumbent_source.empty())
       std::cout << "warm start  the schedule is " << r.optimum.incumbent_source << "'s run\n";
     for (const std::string& gap : r.model_gaps) std::cout << "model gap   " << gap << "\n";
-    std::cout << "lower bound " << Fixed(r.optimum.best_bound, 0)
-              << " (proven for every schedule"
+    std::cout << "lower bound " << Fixed(r.optimum.best_bound, 0) << " (proven for every schedule"
               << (r.optimum.bound_proof.empty() ? "" : ": " + r.optimum.bound_proof)
-              << "); LP relaxation of the program "
-              << Fixed(r.optimum.lp_bound, 0) << " (its log-order space only)\n";
+              << "); LP relaxation of the program " << Fixed(r.optimum.lp_bound, 0)
+              << " (its log-order space only)\n";
     if (r.optimum.compute)
       std::cout << "schedule    "
                 << (r.check.ok ? "checked: memory within the budget (peak " +

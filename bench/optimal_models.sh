@@ -26,19 +26,12 @@ traces="unet resnet32 unet_bn resnet50 mobilenet_v3_large inceptionv4 convnext_t
 points=()
 for t in $traces; do
   for r in 0.3 0.5 0.7; do
-    [ -s "$out/$t-$r.json" ] || points+=("$t $r")
+    [ -s "$out/$t-$r.json" ] || points+=("$t $t $r")
   done
 done
 echo "${#points[@]} points to run, $jobs at a time, --time-limit $limit" >&2
-printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 sh -c '
-  t=$0 r=$1
-  start=$(date +%s.%N)
-  "'"$dtrcheck"'" optimal "$t" --ratio "$r" --time-limit "'"$limit"'" --warm-start all --json \
-    > "'"$out"'/$t-$r.json.part" 2> "'"$out"'/$t-$r.err" || true
-  end=$(date +%s.%N)
-  python3 bench/optimal_record.py "$t" "$t" "$r" "$start" "$end" "'"$out"'" "'"$dtrcheck"'" \
-    "'"$dtrcheck"' optimal $t --ratio $r --time-limit '"$limit"' --warm-start all --json"
-  echo "$t $r done" >&2
-'
+# Each point: bench/optimal_point.py (the command, timed, and its record).
+[ ${#points[@]} -eq 0 ] || printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 \
+  python3 bench/optimal_point.py "$dtrcheck" "$limit" "$out"
 python3 bench/optimal_models_table.py "$dtrcheck" "$limit" > corpus/optimal/models/README.md
 echo "wrote corpus/optimal/models/README.md" >&2

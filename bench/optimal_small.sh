@@ -28,16 +28,9 @@ for s in $shapes; do
   done
 done
 echo "${#points[@]} points to run, $jobs at a time, --time-limit $limit" >&2
-printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 sh -c '
-  log=$0 t=$1 r=$2
-  start=$(date +%s.%N)
-  "'"$dtrcheck"'" optimal "$log" --ratio "$r" --time-limit "'"$limit"'" --warm-start all --json \
-    > "'"$out"'/$t-$r.json.part" 2> "'"$out"'/$t-$r.err" || true
-  end=$(date +%s.%N)
-  python3 bench/optimal_record.py "$log" "$t" "$r" "$start" "$end" "'"$out"'" "'"$dtrcheck"'" \
-    "'"$dtrcheck"' optimal $log --ratio $r --time-limit '"$limit"' --warm-start all --json"
-  echo "$t $r done" >&2
-'
+# Each point: bench/optimal_point.py (the command, timed, and its record).
+[ ${#points[@]} -eq 0 ] || printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 \
+  python3 bench/optimal_point.py "$dtrcheck" "$limit" "$out"
 python3 bench/optimal_models_table.py "$dtrcheck" "$limit" corpus/optimal/small \
   > corpus/optimal/small/README.md
 echo "wrote corpus/optimal/small/README.md" >&2

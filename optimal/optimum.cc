@@ -71,6 +71,19 @@ OptimalResult Unproven(const std::optional<Incumbent>& incumbent, std::string wh
   return r;
 }
 
+// The incumbent (if any) as the answer in place of an engine's result that
+// has no better schedule, keeping what that engine said and measured.
+OptimalResult IncumbentInstead(const std::optional<Incumbent>& incumbent, const OptimalResult& r) {
+  OptimalResult u = Unproven(incumbent, r.proof);
+  u.engine = r.engine;
+  u.best_bound = r.best_bound;
+  u.variables = r.variables;
+  u.constraints = r.constraints;
+  u.search_states = r.search_states;
+  u.interrupted = r.interrupted;
+  return u;
+}
+
 // The search, whose space is every schedule, completed without finding one
 // cheaper than the incumbent: the incumbent is the optimum.
 OptimalResult AtIncumbent(const Incumbent& incumbent) {
@@ -120,16 +133,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   const LiveMemoryBound live = LiveMemoryLowerBound(p, budget);
   auto finish = [&](OptimalResult r) {
     // No schedule leaves without passing the model's exact check.
-    if (DropBrokenSchedule(p, budget, &r)) {
-      OptimalResult u = Unproven(incumbent, r.proof);
-      u.engine = r.engine;
-      u.best_bound = r.best_bound;
-      u.variables = r.variables;
-      u.constraints = r.constraints;
-      u.search_states = r.search_states;
-      u.interrupted = r.interrupted;
-      r = u;
-    }
+    if (DropBrokenSchedule(p, budget, &r)) r = IncumbentInstead(incumbent, r);
     // The live-memory bound holds for every schedule: a floor under the
     // engines' bound, and a schedule that reaches it is minimal.
     if (r.status == OptimalStatus::kFeasible && r.compute && *r.compute <= live.compute) {
@@ -261,14 +265,7 @@ OptimalResult SolveOptimal(const RematProblem& p, Int budget, const OptimalOptio
   if (r.status == OptimalStatus::kInfeasible) return infeasible(r.engine, r.proof);
   if (incumbent && (!r.compute || incumbent->compute < *r.compute)) {
     // CBC found nothing cheaper in time: the incumbent is the best known.
-    OptimalResult u = Unproven(incumbent, r.proof);
-    u.engine = r.engine;
-    u.best_bound = r.best_bound;
-    u.variables = r.variables;
-    u.constraints = r.constraints;
-    u.search_states = search_states;
-    u.interrupted = r.interrupted;
-    r = u;
+    r = IncumbentInstead(incumbent, r);
   }
   if (search_bound) {
     r.engine = "CBC + search bound";
